@@ -1,0 +1,135 @@
+// `npm test`: every tier this machine can run, in order — check (lint + typecheck), unit,
+// integration on PGlite, integration on PostgreSQL, Redis, browser (e2e) — then a summary naming
+// each skipped tier and why. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const env = process.env;
+const pgUrl = env.TEST_DATABASE_URL || env.DATABASE_URL || '';
+const redisUrl = env.TEST_REDIS_URL || env.REDIS_URL || '';
+const chrome = env.CHROME_PATH || '/usr/bin/chromium';
+const only = env.TEST_TIERS ? env.TEST_TIERS.split(',') : null;
+const tmp = mkdtempSync(path.join(tmpdir(), 'wa-test-'));
+
+/** Resolves true when a TCP connection to the URL's host and port opens within 3 s. */
+function reachable(url, defaultPort) {
+  return new Promise((resolve) => {
+    let u;
+    try {
+      u = new URL(url);
+    } catch {
+      resolve(false);
+      return;
+    }
+    const socket = net.connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || defaultPort) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(3000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const tiers = [
+  { name: 'check', why: async () => null, run: () => run('npm', ['run', '-s', 'check']) },
+  { name: 'unit', why: async () => null, run: () => vitest('unit', {}) },
+  { name: 'integration (PGlite)', why: async () => null, run: () => vitest('integration', { TEST_DB: 'pglite' }) },
+  {
+    name: 'integration (PostgreSQL)',
+    why: async () =>
+      !pgUrl
+        ? 'DATABASE_URL (or TEST_DATABASE_URL) is not set'
+        : (await reachable(pgUrl, 5432))
+          ? null
+          : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
+    run: () => vitest('integration', { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl }),
+  },
+  {
+    name: 'redis',
+    why: async () =>
+      !redisUrl
+        ? 'REDIS_URL (or TEST_REDIS_URL) is not set'
+        : (await reachable(redisUrl, 6379))
+          ? null
+          : `Redis at ${new URL(redisUrl).host} does not answer`,
+    run: () => vitest('redis', { TEST_REDIS_URL: redisUrl }),
+  },
+  {
+    name: 'browser (e2e)',
+    why: async () =>
+      existsSync(chrome) ? null : `no Chromium at ${chrome} (apt-get install -y chromium, or set CHROME_PATH)`,
+    run: () => vitest('e2e', { CHROME_PATH: chrome }),
+  },
+];
+
+let passedTests = 0;
+let failedTests = 0;
+let skippedTests = 0;
+
+function run(cmd, args, extraEnv = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
+  return res.status === 0;
+}
+
+function vitest(project, extraEnv) {
+  const report = path.join(tmp, `${project}-${Date.now()}.json`);
+  const ok = run(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+    ],
+    extraEnv,
+  );
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    passedTests += r.numPassedTests ?? 0;
+    failedTests += r.numFailedTests ?? 0;
+    skippedTests += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    if (!r.numTotalTests) {
+      console.error(`tier ${project} ran no test`);
+      return false;
+    }
+  }
+  return ok;
+}
+
+const results = [];
+for (const tier of tiers) {
+  if (only && !only.some((o) => tier.name.startsWith(o))) continue;
+  const reason = await tier.why();
+  if (reason) {
+    results.push({ name: tier.name, status: 'skipped', reason });
+    console.log(`\n=== ${tier.name}: SKIPPED — ${reason}\n`);
+    continue;
+  }
+  console.log(`\n=== ${tier.name}\n`);
+  const started = Date.now();
+  const ok = tier.run();
+  results.push({ name: tier.name, status: ok ? 'passed' : 'failed', secs: ((Date.now() - started) / 1000).toFixed(1) });
+}
+rmSync(tmp, { recursive: true, force: true });
+
+console.log('\n=== Summary');
+for (const r of results) {
+  const detail = r.status === 'skipped' ? `skipped: ${r.reason}` : `${r.status} (${r.secs} s)`;
+  console.log(`  ${r.name.padEnd(26)} ${detail}`);
+}
+const failed = results.filter((r) => r.status === 'failed');
+const skipped = results.filter((r) => r.status === 'skipped');
+if (skipped.length && env.REQUIRE_ALL_TIERS === '1') {
+  console.log(`\n${skipped.length} tier(s) skipped and REQUIRE_ALL_TIERS=1: failing the run.`);
+}
+console.log(`\ntests: ${passedTests} passed, ${failedTests} failed, ${skippedTests} skipped`);
+process.exit(failed.length || (skipped.length && env.REQUIRE_ALL_TIERS === '1') ? 1 : 0);

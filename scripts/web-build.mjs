@@ -1,0 +1,39 @@
+// Builds the dashboard (web/) when web/dist is missing or older than its sources.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const distIndex = path.join(root, 'web/dist/index.html');
+const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'shared/src'].map((p) =>
+  path.join(root, p),
+);
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+/** True when web/dist is missing or any source is newer than it. */
+export function isWebStale() {
+  if (!existsSync(distIndex)) return true;
+  const built = statSync(distIndex).mtimeMs;
+  return sources.some((s) => newestMtime(s) > built);
+}
+
+/** Runs `vite build` in web/ when the build is stale; returns whether it built. */
+export function buildWebIfStale({ quiet = false } = {}) {
+  if (!isWebStale()) return false;
+  if (!quiet) console.log('Building the dashboard (web/)…');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: path.join(root, 'web'),
+    stdio: 'inherit',
+  });
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) buildWebIfStale();

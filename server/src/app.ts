@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Db } from './db/client';
+import { authenticate } from './http/auth';
+import { apiNotFound, errorHandler } from './http/error-handler';
+import type { Logger } from './logger';
+import { authRoutes } from './modules/auth/auth.routes';
+import { AuthService } from './modules/auth/auth.service';
+import { levelsRoutes } from './modules/levels/levels.routes';
+import { LevelsService } from './modules/levels/levels.service';
+import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
+import { PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
+import { proxiesRoutes } from './modules/proxies/proxies.routes';
+import { ProxiesService } from './modules/proxies/proxies.service';
+import { settingsRoutes } from './modules/settings/settings.routes';
+import { SettingsService } from './modules/settings/settings.service';
+import { templatesRoutes } from './modules/templates/templates.routes';
+import { TemplatesService } from './modules/templates/templates.service';
+import { UsersRepo } from './modules/users/users.repo';
+import { usersRoutes } from './modules/users/users.routes';
+import { UsersService } from './modules/users/users.service';
+
+export interface AppDeps {
+  db: Db;
+  jwtSecret: string;
+  logger: Logger;
+  /** the built dashboard; when absent only the API is served */
+  webDist?: string | null;
+  /** DATA_DIR: uploads live under `${dataDir}/uploads` */
+  dataDir: string;
+}
+
+/** The Express app without `listen`, so tests drive it directly. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    next();
+  });
+
+  const tmpDir = path.join(deps.dataDir, 'tmp');
+  const usersRepo = new UsersRepo(deps.db);
+  const usersService = new UsersService(usersRepo);
+  const authService = new AuthService(usersRepo, usersService, deps.jwtSecret);
+  const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.roleOf(id));
+
+  const api = express.Router();
+  api.use(express.json({ limit: '1mb' }));
+  api.get('/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+  api.use('/auth', authRoutes(authService));
+  api.use('/admin/users', requireAuth, usersRoutes(usersService));
+  api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(new PhoneNumbersService(deps.db, tmpDir)));
+  api.use('/admin/proxy', requireAuth, proxiesRoutes(new ProxiesService(deps.db, tmpDir)));
+  api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(deps.db)));
+  api.use('/admin/setting', requireAuth, settingsRoutes(new SettingsService(deps.db)));
+  const mediaDir = path.join(deps.dataDir, 'uploads/templates');
+  api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
+  api.use(apiNotFound);
+  app.use('/api', api);
+  // uploaded media; an SVG can hold script, so it is served with a policy that runs none
+  app.use(
+    '/uploads',
+    express.static(path.join(deps.dataDir, 'uploads'), {
+      index: false,
+      setHeaders: (res, file) => {
+        res.setHeader(
+          'Content-Security-Policy',
+          "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+        );
+        if (file.endsWith('.svg')) res.setHeader('Content-Type', 'image/svg+xml');
+      },
+    }),
+  );
+  app.use('/uploads', (_req, res) => {
+    res.status(404).json({ msg: 'File not found' });
+  });
+
+  const dist = deps.webDist;
+  const index = dist ? path.join(dist, 'index.html') : null;
+  if (dist && index && existsSync(index)) {
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    // every other GET is a screen of the single-page app, which routes (and shows not-found) itself
+    app.use((req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
+  } else {
+    app.use((req, res, next) => {
+      if (req.method !== 'GET') return next();
+      res.status(503).type('text').send('The dashboard is not built. Run `npm start` (it builds web/ first).');
+    });
+  }
+  app.use((_req, res) => {
+    res.status(404).json({ msg: 'Not found' });
+  });
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveJwtSecret } from './config';
+
+describe('loadConfig', () => {
+  it('has working defaults for every variable', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      redisUrl: null,
+      jwtSecret: null,
+      waDriver: 'wwebjs',
+      chromePath: '/usr/bin/chromium',
+    });
+    expect(c.dataDir).toBe(path.resolve('data'));
+  });
+
+  it('lists every problem at once', () => {
+    try {
+      loadConfig({
+        PORT: '70000',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: 'localhost:6379',
+        JWT_SECRET: 'short',
+        ADMIN_EMAIL: 'admin@example.test',
+        WA_DRIVER: 'selenium',
+      });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'ADMIN_PASSWORD', 'WA_DRIVER']) {
+        expect(problems).toContain(name);
+      }
+    }
+  });
+
+  it('reads the values it is given', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@h/db',
+      REDIS_URL: 'redis://h:6379',
+      ADMIN_EMAIL: 'Boss@Example.test',
+      ADMIN_PASSWORD: 'pw',
+      WA_DRIVER: 'sim',
+    });
+    expect(c).toMatchObject({ port: 8080, waDriver: 'sim', adminEmail: 'boss@example.test' });
+  });
+});
+
+describe('resolveJwtSecret', () => {
+  it('generates a secret once and keeps it in DATA_DIR', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wa-cfg-'));
+    const c = loadConfig({ DATA_DIR: dir });
+    const a = resolveJwtSecret(c);
+    expect(a.length).toBeGreaterThanOrEqual(32);
+    expect(resolveJwtSecret(c)).toBe(a);
+    expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8').trim()).toBe(a);
+  });
+
+  it('prefers JWT_SECRET', () => {
+    expect(resolveJwtSecret(loadConfig({ JWT_SECRET: 'x'.repeat(20) }))).toBe('x'.repeat(20));
+  });
+});

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Every environment variable the product reads, in one place. All are optional; a bad value
+ * stops the start with a message that lists every problem at once.
+ */
+export interface Config {
+  /** PORT: HTTP port of the API and dashboard (3000). */
+  port: number;
+  /** DATA_DIR: embedded database files, uploads and generated secrets (./data). */
+  dataDir: string;
+  /** DATABASE_URL: a real PostgreSQL instead of the embedded PGlite. */
+  databaseUrl: string | null;
+  /** REDIS_URL: BullMQ jobs and Redis pub/sub instead of in-process ones. */
+  redisUrl: string | null;
+  /** JWT_SECRET: token signing secret; generated and kept in DATA_DIR when absent. */
+  jwtSecret: string | null;
+  /** ADMIN_EMAIL + ADMIN_PASSWORD: the admin created on the first start with no admin. */
+  adminEmail: string | null;
+  adminPassword: string | null;
+  /** WA_DRIVER: `wwebjs` (default) or `sim`. */
+  waDriver: 'wwebjs' | 'sim';
+  /** CHROME_PATH: the system Chromium (/usr/bin/chromium). */
+  chromePath: string;
+  /** LOG_LEVEL: pino level (info). */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** WEB_DIST: the built dashboard to serve (web/dist next to the repo root). */
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** Reads and validates the configuration from an environment (process.env by default). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string) => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+  };
+
+  let port = 3000;
+  const rawPort = str('PORT');
+  if (rawPort !== null) {
+    port = Number(rawPort);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      problems.push(`PORT must be a whole number from 0 to 65535 (got "${rawPort}")`);
+    }
+  }
+
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push('REDIS_URL must start with redis:// or rediss://');
+  }
+  const jwtSecret = str('JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 16) {
+    problems.push('JWT_SECRET must be at least 16 characters long');
+  }
+  const adminEmail = str('ADMIN_EMAIL');
+  const adminPassword = str('ADMIN_PASSWORD');
+  if ((adminEmail === null) !== (adminPassword === null)) {
+    problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (adminEmail !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
+    problems.push(`ADMIN_EMAIL is not an e-mail address (got "${adminEmail}")`);
+  }
+  const waDriver = (str('WA_DRIVER') ?? 'wwebjs') as Config['waDriver'];
+  if (waDriver !== 'wwebjs' && waDriver !== 'sim') {
+    problems.push(`WA_DRIVER must be "wwebjs" or "sim" (got "${waDriver}")`);
+  }
+  const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    port,
+    dataDir: path.resolve(str('DATA_DIR') ?? path.join(process.cwd(), 'data')),
+    databaseUrl,
+    redisUrl,
+    jwtSecret,
+    adminEmail: adminEmail?.toLowerCase() ?? null,
+    adminPassword,
+    waDriver,
+    chromePath: str('CHROME_PATH') ?? '/usr/bin/chromium',
+    logLevel,
+    webDist: path.resolve(str('WEB_DIST') ?? path.join(repoRoot, 'web/dist')),
+  };
+}
+
+/** The JWT secret: JWT_SECRET, else one generated once and kept in DATA_DIR/jwt-secret. */
+export function resolveJwtSecret(config: Config): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 16) return kept;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The database handle every repository takes: the same type on PGlite and on PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, 'migrations');
+
+/** An arbitrary but fixed key so that concurrent starts (API + workers) migrate one at a time. */
+const MIGRATION_LOCK_KEY = 727_274_001;
+
+/**
+ * Opens the database: PostgreSQL when `databaseUrl` is given, else embedded PGlite with its
+ * files in `dataDir` (or in memory for `memory://`). Runs the migrations before returning.
+ */
+export async function openDatabase(opts: { databaseUrl: string | null; pgliteDir: string }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // an idle client dropped by the server must not crash the process
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const lock = await pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+      lock.release();
+    }
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  const client = opts.pgliteDir === 'memory://' ? new PGlite() : new PGlite(opts.pgliteDir);
+  await client.waitReady;
+  const pgliteDb = drizzlePglite(client, { schema });
+  await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_DIR });
+  return { db: pgliteDb as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** Rows of a raw SQL query, on either driver. */
+export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

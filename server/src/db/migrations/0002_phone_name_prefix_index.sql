@@ -1,0 +1,1 @@
+CREATE INDEX "phone_numbers_name_prefix_idx" ON "phone_numbers" USING btree (lower("name") text_pattern_ops);

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** Target phone numbers (§3 Phone number), normalised to the 62 prefix. */
+export const phoneNumbers = pgTable(
+  'phone_numbers',
+  {
+    id: serial('id').primaryKey(),
+    number: text('number').notNull(),
+    name: text('name').notNull().default(''),
+    status: text('status').notNull().default('active'),
+    inUse: integer('in_use').notNull().default(0),
+    countSuccess: integer('count_success').notNull().default(0),
+    countFail: integer('count_fail').notNull().default(0),
+    lastSent: timestamp('last_sent', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // text_pattern_ops: the same index serves equality and number-prefix search on any collation
+    uniqueIndex('phone_numbers_number_uq').on(t.number.op('text_pattern_ops')),
+    // the blast claims the next active number not yet sent to: partial index keeps that cheap
+    index('phone_numbers_unblasted_idx').on(t.id).where(sql`${t.status} = 'active' and ${t.lastSent} is null`),
+    index('phone_numbers_status_idx').on(t.status, t.id),
+    // name search is a case-insensitive prefix match, served by this index
+    index('phone_numbers_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
+  ],
+);
+
+export interface TemplateButton {
+  id: string;
+  title: string;
+  url: string;
+  type: 'reply_button' | 'call_button' | 'url_button' | 'stop_button';
+}
+
+/** Message templates (§3 Message template): media URL, HTML caption and its WhatsApp markup. */
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    id: serial('id').primaryKey(),
+    media: text('media'),
+    text: text('text').notNull().default(''),
+    textWa: text('text_wa').notNull().default(''),
+    button: jsonb('button').$type<TemplateButton[]>().notNull().default([]),
+    status: text('status').notNull().default('active'),
+    countUse: integer('count_use').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('message_templates_status_use_idx').on(t.status, t.countUse)],
+);
+
+/**
+ * Exact row counts and a change version per large table, kept by statement-level triggers
+ * (migration 0002), so lists show "Page X of Y" without counting a million rows each time.
+ */
+export const tableStats = pgTable('table_stats', {
+  name: text('name').primaryKey(),
+  rowCount: bigint('row_count', { mode: 'number' }).notNull().default(0),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});

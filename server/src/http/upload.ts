@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { NextFunction, Request, Response } from 'express';
+import multer from 'multer';
+import { AppError, badRequest } from './errors';
+
+export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Multipart with one optional `file`, stored under `dir` with a random name that keeps a
+ * lower-case allowed extension. Wrong types, oversize files and broken bodies become 4xx JSON.
+ */
+export function mediaUpload(dir: string, allowed: readonly string[]) {
+  mkdirSync(dir, { recursive: true });
+  const upload = multer({
+    storage: multer.diskStorage({
+      destination: dir,
+      filename: (_req, file, cb) => {
+        const ext = path.extname(file.originalname).slice(1).toLowerCase();
+        cb(null, `${Date.now()}-${randomBytes(6).toString('hex')}.${ext}`);
+      },
+    }),
+    limits: { fileSize: MEDIA_MAX_BYTES, files: 1, fields: 20, fieldSize: 256 * 1024 },
+    fileFilter: (_req, file, cb) => {
+      const ext = path.extname(file.originalname).slice(1).toLowerCase();
+      if (allowed.includes(ext)) cb(null, true);
+      else cb(badRequest(`File type not allowed: .${ext || '?'}`));
+    },
+  }).single('file');
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!req.is('multipart/form-data')) {
+      next(badRequest('Send the template as multipart/form-data.'));
+      return;
+    }
+    upload(req, res, (err: unknown) => {
+      if (!err) return next();
+      if (err instanceof AppError) return next(err);
+      if (err instanceof multer.MulterError) {
+        if (err.code === 'LIMIT_FILE_SIZE')
+          return next(new AppError(413, `The file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB.`));
+        return next(badRequest(`Upload refused: ${err.message}`));
+      }
+      next(badRequest('The upload is not valid multipart/form-data.'));
+    });
+  };
+}

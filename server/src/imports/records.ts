@@ -1,0 +1,74 @@
+import { parseCsv } from './csv-stream';
+import { parseJsonArray } from './json-stream';
+import type { ImportFile } from './upload';
+
+/** One record of an import file, its fields by name; `error` when the row could not be read. */
+export interface ImportRecord {
+  /** line (CSV) or element position (JSON), for messages */
+  at: number;
+  fields: Record<string, string>;
+  error?: string;
+}
+
+const MAX_ROW_CHARS = 16 * 1024;
+
+function text(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return '';
+}
+
+/**
+ * Reads the records of a CSV or JSON import with the given columns. A CSV whose first row names a
+ * column is read by header; otherwise its columns are taken in order. A JSON file is an array of
+ * objects with those keys, or of plain values for the first column.
+ */
+export async function* readRecords(file: ImportFile, columns: readonly string[]): AsyncGenerator<ImportRecord> {
+  if (file.ext === 'json') {
+    for await (const item of parseJsonArray(file.text, MAX_ROW_CHARS)) {
+      if (item.tooLong) {
+        yield { at: item.index, fields: {}, error: 'Row is too long' };
+        continue;
+      }
+      const v = item.value;
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        const o = v as Record<string, unknown>;
+        const fields: Record<string, string> = {};
+        for (const c of columns) fields[c] = text(o[c]).trim();
+        yield { at: item.index, fields };
+      } else if (typeof v === 'string' || typeof v === 'number') {
+        yield { at: item.index, fields: { [columns[0]]: String(v).trim() } };
+      } else {
+        yield { at: item.index, fields: {}, error: 'Not a record' };
+      }
+    }
+    return;
+  }
+  let order: number[] | null = null;
+  for await (const row of parseCsv(file.text, MAX_ROW_CHARS)) {
+    if (row.tooLong) {
+      yield { at: row.line, fields: {}, error: 'Row is too long' };
+      continue;
+    }
+    if (order === null) {
+      const names = row.fields.map((f) =>
+        f
+          .replace(/^\ufeff/, '')
+          .trim()
+          .toLowerCase(),
+      );
+      if (names.includes(columns[0])) {
+        order = columns.map((c) => names.indexOf(c));
+        continue;
+      }
+      order = columns.map((_, i) => i);
+    }
+    const fields: Record<string, string> = {};
+    for (let i = 0; i < columns.length; i++) {
+      const k = order[i];
+      fields[columns[i]] = k >= 0 && k < row.fields.length ? row.fields[k].trim() : '';
+    }
+    yield { at: row.line, fields };
+  }
+}

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { AppError, badRequest } from '../http/errors';
+
+export type ImportExt = 'csv' | 'json';
+
+export interface ImportFile {
+  /** the file name as uploaded */
+  name: string;
+  ext: ImportExt;
+  /** the file's text, decoded as UTF-8, chunk by chunk as it arrives */
+  text: AsyncIterable<string>;
+}
+
+export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Receives the multipart field `file` and hands it to `handle` while it is still arriving, so a
+ * file of any size is streamed, never held. Refuses a missing file, a type outside `accept`, and a
+ * file over `maxBytes`, each with a 4xx and a message.
+ */
+export function receiveImport<T>(
+  req: Request,
+  handle: (file: ImportFile) => Promise<T>,
+  opts: { accept?: ImportExt[]; maxBytes?: number } = {},
+): Promise<T> {
+  const accept = opts.accept ?? ['csv', 'json'];
+  const maxBytes = opts.maxBytes ?? IMPORT_MAX_BYTES;
+  const wrongType = badRequest(
+    accept.length === 1
+      ? `Only .${accept[0]} files are accepted.`
+      : `Only ${accept.map((e) => `.${e}`).join(' and ')} files are accepted.`,
+  );
+  if (!req.is('multipart/form-data')) {
+    return Promise.reject(badRequest('Upload the file as multipart/form-data in the field "file".'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: maxBytes, fields: 20, fieldSize: 64 * 1024 } });
+    } catch {
+      reject(badRequest('The upload is not valid multipart/form-data.'));
+      return;
+    }
+    let handled = false;
+    let settled = false;
+    const finish = (err: unknown, value?: T) => {
+      if (settled) return;
+      settled = true;
+      if (err) {
+        // drain the rest so the client gets the answer instead of a reset connection
+        req.unpipe(bb);
+        req.resume();
+        reject(err);
+      } else resolve(value as T);
+    };
+
+    bb.on('file', (field: string, stream: Readable, info: busboy.FileInfo) => {
+      if (field !== 'file' || handled) {
+        stream.resume();
+        return;
+      }
+      handled = true;
+      const ext = path
+        .extname(info.filename ?? '')
+        .slice(1)
+        .toLowerCase();
+      if (!accept.includes(ext as ImportExt)) {
+        stream.resume();
+        finish(wrongType);
+        return;
+      }
+      stream.on('limit', () => {
+        stream.destroy(new AppError(413, `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
+      });
+      stream.setEncoding('utf8');
+      handle({ name: info.filename ?? '', ext: ext as ImportExt, text: stream as AsyncIterable<string> }).then(
+        (value) => {
+          stream.resume();
+          finish(null, value);
+        },
+        (err) => {
+          stream.resume();
+          finish(err);
+        },
+      );
+    });
+    bb.on('close', () => {
+      if (!handled) finish(badRequest('File is required.'));
+    });
+    bb.on('error', () => finish(badRequest('The upload was cut off or is not valid multipart/form-data.')));
+    req.on('aborted', () => finish(badRequest('The upload was cut off.')));
+    req.pipe(bb);
+  });
+}

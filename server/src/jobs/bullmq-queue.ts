@@ -1,0 +1,68 @@
+import { type ConnectionOptions, Queue, Worker } from 'bullmq';
+import { type AddOptions, type JobHandler, type JobQueue, UnknownJobError } from './queue';
+
+export const QUEUE_NAME = 'wa-blaster';
+
+function connection(redisUrl: string): ConnectionOptions {
+  // BullMQ workers block on Redis; ioredis must not give up on those commands
+  return { url: redisUrl, maxRetriesPerRequest: null } as ConnectionOptions;
+}
+
+/** The queue port on BullMQ: any number of `npm run worker` processes take jobs from Redis. */
+export class BullmqQueue implements JobQueue {
+  readonly kind = 'bullmq' as const;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly queue: Queue;
+  private worker: Worker | null = null;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly opts: {
+      concurrency?: number;
+      prefix?: string;
+      onError?: (name: string, err: unknown) => void;
+    } = {},
+  ) {
+    this.queue = new Queue(QUEUE_NAME, { connection: connection(redisUrl), prefix: opts.prefix });
+  }
+
+  register<P>(name: string, handler: JobHandler<P>): void {
+    this.handlers.set(name, handler as JobHandler);
+  }
+
+  async start(): Promise<void> {
+    if (this.worker) return;
+    this.worker = new Worker(
+      QUEUE_NAME,
+      async (job) => {
+        const handler = this.handlers.get(job.name);
+        if (!handler) throw new UnknownJobError(job.name);
+        await handler(job.data);
+      },
+      {
+        connection: connection(this.redisUrl),
+        prefix: this.opts.prefix,
+        concurrency: this.opts.concurrency ?? 50,
+      },
+    );
+    this.worker.on('failed', (job, err) => this.opts.onError?.(job?.name ?? '?', err));
+    this.worker.on('error', (err) => this.opts.onError?.('worker', err));
+    await this.worker.waitUntilReady();
+  }
+
+  async add<P>(name: string, payload: P, opts: AddOptions = {}): Promise<void> {
+    // a producer may not have every handler; it refuses only names no process declared
+    if (this.handlers.size && !this.handlers.has(name)) throw new UnknownJobError(name);
+    await this.queue.add(name, payload, {
+      jobId: opts.jobId,
+      delay: opts.delayMs,
+      removeOnComplete: 1000,
+      removeOnFail: 5000,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+  }
+}

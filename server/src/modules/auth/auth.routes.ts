@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import { bearerToken } from '../../http/auth';
+import type { AuthService } from './auth.service';
+
+/** §7 Auth: /api/auth/… (public). */
+export function authRoutes(auth: AuthService): Router {
+  const r = Router();
+  r.post('/register', async (req, res) => {
+    res.status(201).json(await auth.register(req.body, req.ip ?? ''));
+  });
+  r.post('/login', async (req, res) => {
+    res.json(await auth.login(req.body, req.ip ?? ''));
+  });
+  r.post('/validate', async (req, res) => {
+    const body = req.body as { token?: unknown } | undefined;
+    const token = bearerToken(req) ?? (typeof body?.token === 'string' ? body.token : null);
+    const result = await auth.validate(token);
+    res.status(result.status).json(result.body);
+  });
+  return r;
+}

@@ -1,0 +1,106 @@
+import { type AuthResponse, loginBody, registerBody, TERMS_MSG, type ValidateResponse } from '@wa/shared';
+import bcrypt from 'bcryptjs';
+import { signToken, verifyToken } from '../../http/auth';
+import { AppError, badRequest } from '../../http/errors';
+import { AttemptLimiter } from '../../http/rate-limit';
+import { parse } from '../../http/validate';
+import type { UsersRepo } from '../users/users.repo';
+import { hashPassword, type UsersService } from '../users/users.service';
+
+/** Login failures allowed per address+email and per address in 15 minutes; sign-ups per address an hour. */
+export const LOGIN_FAILS_PER_EMAIL = 10;
+export const LOGIN_FAILS_PER_IP = 50;
+export const REGISTRATIONS_PER_IP = 30;
+
+// compared against when the e-mail is unknown, so both answers take as long
+const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 10);
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** Sign-up, sign-in and token validation (§4 Auth, §5, §7 Auth). */
+export class AuthService {
+  private readonly loginFails = new AttemptLimiter(LOGIN_FAILS_PER_EMAIL, 15 * 60_000);
+  private readonly loginFailsByIp = new AttemptLimiter(LOGIN_FAILS_PER_IP, 15 * 60_000);
+  private readonly registrations = new AttemptLimiter(REGISTRATIONS_PER_IP, 60 * 60_000);
+
+  constructor(
+    private readonly repo: UsersRepo,
+    private readonly users: UsersService,
+    private readonly jwtSecret: string,
+  ) {}
+
+  async register(body: unknown, ip: string): Promise<AuthResponse> {
+    const wait = this.registrations.retryAfter(ip);
+    if (wait) throw new AppError(429, `Too many sign-ups from this address. Please try again in ${wait} seconds.`);
+    const input = parse(registerBody, body ?? {});
+    if (!input.agreeToTerms) throw badRequest(TERMS_MSG, { agreeToTerms: TERMS_MSG });
+    const email = input.email.toLowerCase();
+    if (await this.repo.emailTaken(email)) {
+      throw new AppError(409, 'Email is already registered.', { email: 'Email is already registered.' });
+    }
+    const code = input.referral_code ?? input.affiliateCode;
+    let referrerId: number | null = null;
+    if (code) {
+      referrerId = await this.repo.idByReferralCode(code);
+      if (referrerId === null)
+        throw badRequest('Referral code not found.', { referral_code: 'Referral code not found.' });
+    }
+    this.registrations.hit(ip);
+    let id: number;
+    try {
+      id = await this.repo.insert({
+        firstname: input.firstName,
+        lastname: input.lastName,
+        email,
+        passwordHash: await hashPassword(input.password),
+        role: 'member',
+        referralCode: await this.users.newReferralCode(),
+        referrerId,
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new AppError(409, 'Email is already registered.', { email: 'Email is already registered.' });
+      }
+      throw err;
+    }
+    const user = await this.repo.findDto(id);
+    if (!user) throw new Error('registered user vanished');
+    return { token: signToken(this.jwtSecret, user), user, msg: 'Registration successful' };
+  }
+
+  async login(body: unknown, ip: string): Promise<AuthResponse> {
+    const input = parse(loginBody, body ?? {});
+    const email = input.email.toLowerCase();
+    const key = `${ip}|${email}`;
+    const wait = Math.max(this.loginFails.retryAfter(key), this.loginFailsByIp.retryAfter(ip));
+    if (wait) throw new AppError(429, `Too many failed sign-in attempts. Please try again in ${wait} seconds.`);
+    const found = await this.repo.findAuthByEmail(email);
+    const ok = await bcrypt.compare(input.password, found?.passwordHash ?? DUMMY_HASH);
+    if (!found || !ok) {
+      this.loginFails.hit(key);
+      this.loginFailsByIp.hit(ip);
+      throw new AppError(401, 'Invalid email or password');
+    }
+    this.loginFails.reset(key);
+    const user = await this.repo.findDto(found.id);
+    if (!user) throw new AppError(401, 'Invalid email or password');
+    return { token: signToken(this.jwtSecret, user), user, msg: 'Login successful' };
+  }
+
+  /** Checks a token (header or body); a bad one is a 401 that the web turns into a silent logout. */
+  async validate(token: string | null): Promise<{ status: number; body: ValidateResponse }> {
+    if (!token) return { status: 401, body: { isvalid: false, msg: 'Missing auth token', err: 'Missing auth token' } };
+    const id = verifyToken(this.jwtSecret, token);
+    const user = id === null ? null : await this.repo.findDto(id);
+    if (!user) {
+      return {
+        status: 401,
+        body: { isvalid: false, msg: 'Invalid or expired token', err: 'Invalid or expired token' },
+      };
+    }
+    return { status: 200, body: { isvalid: true, msg: 'Token is valid', user } };
+  }
+}

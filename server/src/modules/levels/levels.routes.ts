@@ -1,0 +1,27 @@
+import { idParam, pageQuery } from '@wa/shared';
+import { Router } from 'express';
+import { requireRoles } from '../../http/auth';
+import { parse } from '../../http/validate';
+import type { LevelsService } from './levels.service';
+
+/** §7 Level: /api/admin/level/… (admin and dev). */
+export function levelsRoutes(levels: LevelsService): Router {
+  const r = Router();
+  r.use(requireRoles('admin', 'dev'));
+  r.get('/list-per-page', async (req, res) => {
+    res.json(await levels.listPerPage(parse(pageQuery, req.query).page));
+  });
+  r.post('/create', async (req, res) => {
+    res.status(201).json(await levels.create(req.body));
+  });
+  r.get('/:id', async (req, res) => {
+    res.json(await levels.get(parse(idParam, req.params.id)));
+  });
+  r.put('/:id', async (req, res) => {
+    res.json(await levels.update(parse(idParam, req.params.id), req.body));
+  });
+  r.delete('/:id', async (req, res) => {
+    res.json(await levels.remove(parse(idParam, req.params.id)));
+  });
+  return r;
+}

@@ -1,0 +1,174 @@
+import type { ActiveStatus, PhoneNumberDto } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, rows } from '../../db/client';
+
+/** Every writer that inserts phone numbers takes this advisory lock (imports rely on it). */
+export const PHONE_INSERT_LOCK = 727_274_101;
+/** Rows between two cached bookmarks of the unfiltered list. */
+export const BOOKMARK_STRIDE = 1000;
+
+interface Row {
+  id: number;
+  number: string;
+  name: string;
+  status: string;
+  in_use: number;
+  count_success: number;
+  count_fail: number;
+  last_sent: Date | string | null;
+}
+
+export function toPhoneDto(r: Row): PhoneNumberDto {
+  return {
+    id: r.id,
+    number: r.number,
+    name: r.name,
+    status: r.status === 'active' ? 'active' : 'nonactive',
+    in_use: Number(r.in_use),
+    count_success: Number(r.count_success),
+    count_fail: Number(r.count_fail),
+    last_sent: r.last_sent ? new Date(r.last_sent).toISOString() : null,
+  };
+}
+
+const COLS = sql`id, number, name, status, in_use, count_success, count_fail, last_sent`;
+
+/**
+ * What a search means: digits are a number prefix (0812… and 812… read as 62812…), served by the
+ * unique index; anything else is a case-insensitive prefix of the name, served by its own index.
+ */
+export function phoneSearch(search: string): SQL {
+  const digits = search.replace(/[\s\-+().]/g, '');
+  if (/^\d+$/.test(digits)) {
+    const prefix = digits.startsWith('0') ? `62${digits.slice(1)}` : digits.startsWith('8') ? `62${digits}` : digits;
+    return sql`number like ${`${prefix.replace(/[\\%_]/g, '')}%`}`;
+  }
+  const prefix = search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql`lower(name) like ${`${prefix}%`}`;
+}
+
+/** SQL for phone numbers; nothing else. */
+export class PhoneNumbersRepo {
+  private bookmarks: { version: number; ids: number[] } | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async stats(): Promise<{ count: number; version: number }> {
+    const [r] = await rows<{ row_count: number | string; version: number | string }>(
+      this.db,
+      sql`select row_count, version from table_stats where name = 'phone_numbers'`,
+    );
+    return { count: Number(r?.row_count ?? 0), version: Number(r?.version ?? 0) };
+  }
+
+  /**
+   * Newest first. Without a search, a deep page starts from a cached bookmark id (every
+   * BOOKMARK_STRIDE rows), refreshed when the table's version moves, so no page scans a million rows.
+   */
+  async page(opts: {
+    offset: number;
+    limit: number;
+    search?: string;
+  }): Promise<{ total: number; data: PhoneNumberDto[] }> {
+    if (opts.search) {
+      const where = phoneSearch(opts.search);
+      const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from phone_numbers where ${where}`);
+      const list = await rows<Row>(
+        this.db,
+        sql`select ${COLS} from phone_numbers where ${where} order by id desc limit ${opts.limit} offset ${opts.offset}`,
+      );
+      return { total: Number(c.n), data: list.map(toPhoneDto) };
+    }
+    const { count, version } = await this.stats();
+    if (opts.offset >= count) return { total: count, data: [] };
+    let anchor: SQL = sql`true`;
+    let skip = opts.offset;
+    if (opts.offset >= BOOKMARK_STRIDE) {
+      const ids = await this.bookmarkIds(version);
+      const k = Math.min(Math.floor(opts.offset / BOOKMARK_STRIDE), ids.length - 1);
+      anchor = sql`id <= ${ids[k]}`;
+      skip = opts.offset - k * BOOKMARK_STRIDE;
+    }
+    const list = await rows<Row>(
+      this.db,
+      sql`select ${COLS} from phone_numbers where ${anchor} order by id desc limit ${opts.limit} offset ${skip}`,
+    );
+    return { total: count, data: list.map(toPhoneDto) };
+  }
+
+  private async bookmarkIds(version: number): Promise<number[]> {
+    if (this.bookmarks?.version === version) return this.bookmarks.ids;
+    const found = await rows<{ id: number }>(
+      this.db,
+      sql`select id from (select id, row_number() over (order by id desc) - 1 as rn from phone_numbers) t
+          where rn % ${BOOKMARK_STRIDE} = 0 order by rn`,
+    );
+    this.bookmarks = { version, ids: found.map((f) => f.id) };
+    return this.bookmarks.ids;
+  }
+
+  /** Rows after `afterId` in id order, for streamed lists and exports. */
+  async after(afterId: number, limit: number, onlyActive = false): Promise<PhoneNumberDto[]> {
+    const list = await rows<Row>(
+      this.db,
+      sql`select ${COLS} from phone_numbers where id > ${afterId} ${onlyActive ? sql`and status = 'active'` : sql``}
+          order by id limit ${limit}`,
+    );
+    return list.map(toPhoneDto);
+  }
+
+  async find(id: number): Promise<PhoneNumberDto | null> {
+    const [r] = await rows<Row>(this.db, sql`select ${COLS} from phone_numbers where id = ${id}`);
+    return r ? toPhoneDto(r) : null;
+  }
+
+  async findByNumber(number: string): Promise<PhoneNumberDto | null> {
+    const [r] = await rows<Row>(this.db, sql`select ${COLS} from phone_numbers where number = ${number}`);
+    return r ? toPhoneDto(r) : null;
+  }
+
+  /** Inserts one number under the insert lock; null when the number exists already. */
+  async insert(number: string, name: string): Promise<PhoneNumberDto | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${PHONE_INSERT_LOCK})`);
+      const [r] = await rows<Row>(
+        tx,
+        sql`insert into phone_numbers (number, name) values (${number}, ${name})
+            on conflict do nothing returning ${COLS}`,
+      );
+      return r ? toPhoneDto(r) : null;
+    });
+  }
+
+  async update(
+    id: number,
+    patch: { number?: string; name?: string; status?: ActiveStatus },
+  ): Promise<PhoneNumberDto | null> {
+    const sets: SQL[] = [];
+    if (patch.number !== undefined) sets.push(sql`number = ${patch.number}`);
+    if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`);
+    if (patch.status !== undefined) sets.push(sql`status = ${patch.status}`);
+    if (!sets.length) return this.find(id);
+    const [r] = await rows<Row>(
+      this.db,
+      sql`update phone_numbers set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLS}`,
+    );
+    return r ? toPhoneDto(r) : null;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const r = await rows<{ id: number }>(this.db, sql`delete from phone_numbers where id = ${id} returning id`);
+    return r.length > 0;
+  }
+
+  /** Numbers sent to at least once, and active numbers never sent to (the blast's targets). */
+  async countBlast(): Promise<{ blasted: number; unBlasted: number }> {
+    const [r] = await rows<{ blasted: number; unblasted: number }>(
+      this.db,
+      sql`select count(*) filter (where last_sent is not null)::int as blasted,
+                 count(*) filter (where status = 'active' and last_sent is null)::int as unblasted
+          from phone_numbers`,
+    );
+    return { blasted: Number(r.blasted), unBlasted: Number(r.unblasted) };
+  }
+}

@@ -1,0 +1,69 @@
+import { idParam, PHONE_EXPORT, pageQuery } from '@wa/shared';
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireRoles } from '../../http/auth';
+import { streamDownload, writeChunk } from '../../http/stream';
+import { parse } from '../../http/validate';
+import { receiveImport } from '../../imports/upload';
+import type { PhoneNumbersService } from './phone-numbers.service';
+
+const exportQuery = z.object({
+  format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('csv'),
+});
+
+/** §7 Phone numbers: /api/admin/phonenumber/… (admin and dev). */
+export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
+  const r = Router();
+  r.use(requireRoles('admin', 'dev'));
+
+  // every number, streamed (the blaster's receiver list; a million rows never sit in memory)
+  r.get('/list', async (_req, res) => {
+    res.type('application/json');
+    await writeChunk(res, '{"list":[');
+    let after = 0;
+    let first = true;
+    for (;;) {
+      const page = await phones.repo.after(after, 5000);
+      if (!page.length || res.destroyed) break;
+      await writeChunk(res, (first ? '' : ',') + page.map((p) => JSON.stringify(p)).join(','));
+      first = false;
+      after = page[page.length - 1].id;
+    }
+    await writeChunk(res, ']}');
+    res.end();
+  });
+  r.get('/list-per-page', async (req, res) => {
+    const q = parse(pageQuery, req.query);
+    res.json(await phones.listPerPage(q.page, q.search));
+  });
+  r.get('/count-blast', async (_req, res) => {
+    res.json(await phones.countBlast());
+  });
+  r.get('/export', async (req, res) => {
+    const { format } = parse(exportQuery, req.query);
+    await streamDownload(res, {
+      format,
+      filename: PHONE_EXPORT[format],
+      columns: PHONE_EXPORT.columns,
+      next: (after) => phones.repo.after(after, 5000),
+      pick: (p) => ({ number: p.number, name: p.name, status: p.status }),
+    });
+  });
+  r.post('/save', async (req, res) => {
+    res.status(201).json(await phones.save(req.body));
+  });
+  r.post('/import', async (req, res) => {
+    const outcome = await receiveImport(req, (file) => phones.import(file));
+    await outcome.send(res);
+  });
+  r.get('/:id', async (req, res) => {
+    res.json(await phones.get(parse(idParam, req.params.id)));
+  });
+  r.put('/:id', async (req, res) => {
+    res.json(await phones.update(parse(idParam, req.params.id), req.body));
+  });
+  r.delete('/:id', async (req, res) => {
+    res.json(await phones.remove(parse(idParam, req.params.id)));
+  });
+  return r;
+}

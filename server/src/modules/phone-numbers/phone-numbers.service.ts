@@ -1,0 +1,108 @@
+import {
+  ACTIVE_STATUSES,
+  normalizePhone,
+  PAGE_SIZE,
+  type PhoneNumberDto,
+  savePhoneNumberBody,
+  updatePhoneNumberBody,
+} from '@wa/shared';
+import type { Db } from '../../db/client';
+import { AppError, notFound } from '../../http/errors';
+import { pageMeta, pageWindow } from '../../http/paging';
+import { parse } from '../../http/validate';
+import { type BulkOutcome, type BulkTarget, bulkImport } from '../../imports/bulk-import';
+import type { ImportFile } from '../../imports/upload';
+import { PHONE_INSERT_LOCK, PhoneNumbersRepo } from './phone-numbers.repo';
+
+const duplicate = (number: string) =>
+  new AppError(409, `Nomor ${number} sudah terdaftar.`, { number: `Nomor ${number} sudah terdaftar.` });
+
+/** How a phone-number import reads and checks rows (§9: columns number,name,status). */
+export const PHONE_IMPORT: BulkTarget = {
+  table: 'phone_numbers',
+  key: 'number',
+  columns: ['number', 'name', 'status'],
+  lockKey: PHONE_INSERT_LOCK,
+  normalize(fields) {
+    const raw = fields.number ?? '';
+    if (!raw) return { reason: 'Number is empty' };
+    const number = normalizePhone(raw);
+    if (!number) return { reason: 'Not a phone number' };
+    const name = (fields.name ?? '').slice(0, 255);
+    const status = (fields.status ?? '').toLowerCase();
+    if (status && !(ACTIVE_STATUSES as readonly string[]).includes(status)) {
+      return { reason: `Status must be active or nonactive` };
+    }
+    return { values: [number, name, status || 'active'] };
+  },
+  toDto: (id, [number, name, status]) => ({
+    id,
+    number,
+    name,
+    status,
+    in_use: 0,
+    count_success: 0,
+    count_fail: 0,
+    last_sent: null,
+  }),
+};
+
+/** The rules of the target-number list (§2 Phone numbers, §7 Phone numbers). */
+export class PhoneNumbersService {
+  readonly repo: PhoneNumbersRepo;
+
+  constructor(
+    private readonly db: Db,
+    private readonly tmpDir: string,
+  ) {
+    this.repo = new PhoneNumbersRepo(db);
+  }
+
+  async listPerPage(page: number, search?: string) {
+    const { total, data } = await this.repo.page({ ...pageWindow(page), search });
+    return { data, meta: pageMeta(page, total, PAGE_SIZE) };
+  }
+
+  async get(id: number): Promise<{ phoneNumber: PhoneNumberDto }> {
+    const phoneNumber = await this.repo.find(id);
+    if (!phoneNumber) throw notFound('Phone number not found');
+    return { phoneNumber };
+  }
+
+  async save(body: unknown) {
+    const input = parse(savePhoneNumberBody, body ?? {});
+    const phoneNumber = await this.repo.insert(input.number, input.name);
+    if (!phoneNumber) throw duplicate(input.number);
+    return { phoneNumber, msg: 'Nomor berhasil disimpan.' };
+  }
+
+  async update(id: number, body: unknown) {
+    const input = parse(updatePhoneNumberBody, body ?? {});
+    if (!(await this.repo.find(id))) throw notFound('Phone number not found');
+    if (input.number) {
+      const other = await this.repo.findByNumber(input.number);
+      if (other && other.id !== id) throw duplicate(input.number);
+    }
+    try {
+      const phoneNumber = await this.repo.update(id, input);
+      if (!phoneNumber) throw notFound('Phone number not found');
+      return { phoneNumber, msg: 'Nomor berhasil diperbarui.' };
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505' && input.number) throw duplicate(input.number);
+      throw err;
+    }
+  }
+
+  async remove(id: number) {
+    if (!(await this.repo.delete(id))) throw notFound('Phone number not found');
+    return { id, msg: 'Nomor berhasil dihapus.' };
+  }
+
+  countBlast() {
+    return this.repo.countBlast();
+  }
+
+  import(file: ImportFile): Promise<BulkOutcome> {
+    return bulkImport(this.db, PHONE_IMPORT, file, this.tmpDir);
+  }
+}

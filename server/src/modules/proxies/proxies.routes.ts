@@ -1,0 +1,64 @@
+import { idParam, PROXY_EXPORT, pageQuery } from '@wa/shared';
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireRoles } from '../../http/auth';
+import { streamDownload } from '../../http/stream';
+import { parse } from '../../http/validate';
+import { receiveImport } from '../../imports/upload';
+import type { ProxiesService } from './proxies.service';
+
+const exportQuery = z.object({
+  format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('csv'),
+});
+
+/** §7 Proxy: /api/admin/proxy/… (admin and dev). */
+export function proxiesRoutes(proxies: ProxiesService): Router {
+  const r = Router();
+  r.use(requireRoles('admin', 'dev'));
+  const all = (after: number) => proxies.repo.after(after, 5000);
+
+  r.get('/list', async (_req, res) => {
+    const list = [];
+    for (let after = 0; ; ) {
+      const page = await all(after);
+      if (!page.length) break;
+      list.push(...page);
+      after = page[page.length - 1].id;
+    }
+    res.json({ list });
+  });
+  r.get('/list-per-page', async (req, res) => {
+    const q = parse(pageQuery, req.query);
+    res.json(await proxies.listPerPage(q.page, q.search));
+  });
+  r.get('/count-use', async (_req, res) => {
+    res.json(await proxies.countUse());
+  });
+  r.get('/export', async (req, res) => {
+    const { format } = parse(exportQuery, req.query);
+    await streamDownload(res, {
+      format,
+      filename: PROXY_EXPORT[format],
+      columns: PROXY_EXPORT.columns,
+      next: all,
+      pick: (p) => ({ value: p.value, status: p.status }),
+    });
+  });
+  r.post('/save', async (req, res) => {
+    res.status(201).json(await proxies.save(req.body));
+  });
+  r.post('/import', async (req, res) => {
+    const outcome = await receiveImport(req, (file) => proxies.import(file));
+    await outcome.send(res);
+  });
+  r.get('/:id', async (req, res) => {
+    res.json(await proxies.get(parse(idParam, req.params.id)));
+  });
+  r.put('/:id', async (req, res) => {
+    res.json(await proxies.update(parse(idParam, req.params.id), req.body));
+  });
+  r.delete('/:id', async (req, res) => {
+    res.json(await proxies.remove(parse(idParam, req.params.id)));
+  });
+  return r;
+}

@@ -1,0 +1,87 @@
+import { normalizeProxy, PAGE_SIZE, saveProxyBody, updateProxyBody } from '@wa/shared';
+import type { Db } from '../../db/client';
+import { AppError, notFound } from '../../http/errors';
+import { pageMeta, pageWindow } from '../../http/paging';
+import { parse } from '../../http/validate';
+import { type BulkOutcome, type BulkTarget, bulkImport } from '../../imports/bulk-import';
+import type { ImportFile } from '../../imports/upload';
+import { PROXY_INSERT_LOCK, ProxiesRepo } from './proxies.repo';
+
+const duplicate = (value: string) =>
+  new AppError(409, `Proxy ${value} sudah terdaftar.`, { value: `Proxy ${value} sudah terdaftar.` });
+
+/** How a proxy import reads and checks rows (§9: columns value,status). */
+export const PROXY_IMPORT: BulkTarget = {
+  table: 'proxies',
+  key: 'value',
+  columns: ['value', 'status'],
+  lockKey: PROXY_INSERT_LOCK,
+  normalize(fields) {
+    const raw = fields.value ?? '';
+    if (!raw) return { reason: 'Proxy is empty' };
+    const value = normalizeProxy(raw);
+    if (!value) return { reason: 'Not a proxy' };
+    const status = (fields.status ?? '').toLowerCase();
+    if (status && !['active', 'in use', 'nonactive'].includes(status)) {
+      return { reason: 'Status must be active, in use or nonactive' };
+    }
+    return { values: [value, status || 'active'] };
+  },
+  toDto: (id, [value, status]) => ({ id, value, status, count_use: 0 }),
+};
+
+/** The rules of the proxy pool (§2 Proxies, §7 Settings and proxy). */
+export class ProxiesService {
+  readonly repo: ProxiesRepo;
+
+  constructor(
+    private readonly db: Db,
+    private readonly tmpDir: string,
+  ) {
+    this.repo = new ProxiesRepo(db);
+  }
+
+  async listPerPage(page: number, search?: string) {
+    const { total, data } = await this.repo.page({ ...pageWindow(page), search });
+    return { data, meta: pageMeta(page, total, PAGE_SIZE) };
+  }
+
+  async get(id: number) {
+    const proxy = await this.repo.find(id);
+    if (!proxy) throw notFound('Proxy not found');
+    return { proxy };
+  }
+
+  async save(body: unknown) {
+    const input = parse(saveProxyBody, body ?? {});
+    const proxy = await this.repo.insert(input.value);
+    if (!proxy) throw duplicate(input.value);
+    return { proxy, msg: 'Proxy berhasil disimpan.' };
+  }
+
+  async update(id: number, body: unknown) {
+    const input = parse(updateProxyBody, body ?? {});
+    if (!(await this.repo.find(id))) throw notFound('Proxy not found');
+    if (input.value) {
+      const other = await this.repo.findByValue(input.value);
+      if (other && other.id !== id) throw duplicate(input.value);
+    }
+    const proxy = await this.repo.update(id, input);
+    if (!proxy) throw notFound('Proxy not found');
+    return { proxy, msg: 'Proxy berhasil diperbarui.' };
+  }
+
+  /** Returns the deleted id (§4: the list removes the row by it). */
+  async remove(id: number) {
+    if (!(await this.repo.delete(id))) throw notFound('Proxy not found');
+    return { id, msg: 'Proxy berhasil dihapus.' };
+  }
+
+  countUse() {
+    return this.repo.countUse();
+  }
+
+  import(file: ImportFile): Promise<BulkOutcome> {
+    return bulkImport(this.db, PROXY_IMPORT, file, this.tmpDir);
+  }
+}

@@ -1,0 +1,80 @@
+import type { TemplateButtonDto, TemplateDto } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, rows } from '../../db/client';
+
+interface Row {
+  id: number;
+  media: string | null;
+  text: string;
+  text_wa: string;
+  button: TemplateButtonDto[] | string;
+  status: string;
+  count_use: number;
+}
+
+function toDto(r: Row): TemplateDto {
+  return {
+    id: r.id,
+    media: r.media,
+    text: r.text,
+    text_wa: r.text_wa,
+    button: typeof r.button === 'string' ? (JSON.parse(r.button) as TemplateButtonDto[]) : r.button,
+    status: r.status === 'nonactive' ? 'nonactive' : 'active',
+    count_use: Number(r.count_use),
+  };
+}
+
+const COLS = sql`id, media, text, text_wa, button, status, count_use`;
+
+export type TemplateInput = Omit<TemplateDto, 'id' | 'count_use'>;
+
+/** SQL for message templates; nothing else. */
+export class TemplatesRepo {
+  constructor(private readonly db: Db) {}
+
+  async all(): Promise<TemplateDto[]> {
+    return (await rows<Row>(this.db, sql`select ${COLS} from message_templates order by id desc`)).map(toDto);
+  }
+
+  async page(limit: number, offset: number): Promise<{ total: number; data: TemplateDto[] }> {
+    const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from message_templates`);
+    const data = await rows<Row>(
+      this.db,
+      sql`select ${COLS} from message_templates order by id desc limit ${limit} offset ${offset}`,
+    );
+    return { total: Number(c.n), data: data.map(toDto) };
+  }
+
+  async find(id: number): Promise<TemplateDto | null> {
+    const [r] = await rows<Row>(this.db, sql`select ${COLS} from message_templates where id = ${id}`);
+    return r ? toDto(r) : null;
+  }
+
+  async insert(v: TemplateInput): Promise<TemplateDto> {
+    const [r] = await rows<Row>(
+      this.db,
+      sql`insert into message_templates (media, text, text_wa, button, status)
+          values (${v.media}, ${v.text}, ${v.text_wa}, ${JSON.stringify(v.button)}::jsonb, ${v.status}) returning ${COLS}`,
+    );
+    return toDto(r);
+  }
+
+  async update(id: number, v: Partial<TemplateInput>): Promise<TemplateDto | null> {
+    const sets: SQL[] = [sql`updated_at = now()`];
+    if (v.media !== undefined) sets.push(sql`media = ${v.media}`);
+    if (v.text !== undefined) sets.push(sql`text = ${v.text}`);
+    if (v.text_wa !== undefined) sets.push(sql`text_wa = ${v.text_wa}`);
+    if (v.button !== undefined) sets.push(sql`button = ${JSON.stringify(v.button)}::jsonb`);
+    if (v.status !== undefined) sets.push(sql`status = ${v.status}`);
+    const [r] = await rows<Row>(
+      this.db,
+      sql`update message_templates set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLS}`,
+    );
+    return r ? toDto(r) : null;
+  }
+
+  async delete(id: number): Promise<TemplateDto | null> {
+    const [r] = await rows<Row>(this.db, sql`delete from message_templates where id = ${id} returning ${COLS}`);
+    return r ? toDto(r) : null;
+  }
+}

@@ -1,0 +1,42 @@
+import { idParam, pageQuery, TEMPLATE_MEDIA_EXTENSIONS } from '@wa/shared';
+import { Router } from 'express';
+import { requireRoles } from '../../http/auth';
+import { mediaUpload } from '../../http/upload';
+import { parse } from '../../http/validate';
+import { receiveImport } from '../../imports/upload';
+import type { TemplatesService } from './templates.service';
+
+/** §7 Templates: /api/admin/message/… (admin and dev). */
+export function templatesRoutes(templates: TemplatesService, mediaDir: string): Router {
+  const r = Router();
+  r.use(requireRoles('admin', 'dev'));
+  const media = mediaUpload(mediaDir, TEMPLATE_MEDIA_EXTENSIONS);
+
+  r.get('/list', async (_req, res) => {
+    res.json(await templates.list());
+  });
+  r.get('/list-per-page', async (req, res) => {
+    res.json(await templates.listPerPage(parse(pageQuery, req.query).page));
+  });
+  r.get('/export', async (_req, res) => {
+    const { list } = await templates.list();
+    res.setHeader('Content-Disposition', 'attachment; filename="messages.json"');
+    res.json(list.map(({ media: m, text, text_wa, button, status }) => ({ media: m, text, text_wa, button, status })));
+  });
+  r.post('/create', media, async (req, res) => {
+    res.status(201).json(await templates.create(req.body, req.file));
+  });
+  r.post('/import', async (req, res) => {
+    res.json(await receiveImport(req, (file) => templates.import(file), { accept: ['json'] }));
+  });
+  r.get('/:id', async (req, res) => {
+    res.json(await templates.get(parse(idParam, req.params.id)));
+  });
+  r.put('/:id', media, async (req, res) => {
+    res.json(await templates.update(parse(idParam, req.params.id), req.body, req.file));
+  });
+  r.delete('/:id', async (req, res) => {
+    res.json(await templates.remove(parse(idParam, req.params.id)));
+  });
+  return r;
+}

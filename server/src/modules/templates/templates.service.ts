@@ -1,0 +1,134 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { captionToWhatsapp, type ImportSkipped, sanitizeCaption, type TemplateDto, templateFields } from '@wa/shared';
+import type { Db } from '../../db/client';
+import { badRequest, notFound } from '../../http/errors';
+import { pageMeta, pageWindow } from '../../http/paging';
+import { parse } from '../../http/validate';
+import { ImportFileError, parseJsonArray } from '../../imports/json-stream';
+import type { ImportFile } from '../../imports/upload';
+import { type TemplateInput, TemplatesRepo } from './templates.repo';
+
+export const TEMPLATE_MEDIA_URL = '/uploads/templates/';
+
+/** The rules of message templates (§2, §3, §5 Template). */
+export class TemplatesService {
+  private readonly repo: TemplatesRepo;
+
+  constructor(
+    db: Db,
+    private readonly mediaDir: string,
+  ) {
+    this.repo = new TemplatesRepo(db);
+  }
+
+  async list() {
+    return { list: await this.repo.all() };
+  }
+
+  async listPerPage(page: number) {
+    const { limit, offset } = pageWindow(page);
+    const { total, data } = await this.repo.page(limit, offset);
+    return { data, meta: pageMeta(page, total) };
+  }
+
+  async get(id: number) {
+    const message = await this.repo.find(id);
+    if (!message) throw notFound('Template not found');
+    return { message };
+  }
+
+  /** The caption is sanitised here whatever the client did; text_wa follows from it. */
+  private fields(body: unknown): Omit<TemplateInput, 'media'> {
+    const input = parse(templateFields, body ?? {});
+    const text = sanitizeCaption(input.text);
+    return { text, text_wa: captionToWhatsapp(text), button: input.button, status: input.status };
+  }
+
+  async create(body: unknown, file: Express.Multer.File | undefined) {
+    try {
+      const fields = this.fields(body);
+      const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : null;
+      if (!fields.text_wa && !media)
+        throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
+      return { message: await this.repo.insert({ ...fields, media }), msg: 'Template berhasil disimpan.' };
+    } catch (err) {
+      if (file) await rm(file.path, { force: true });
+      throw err;
+    }
+  }
+
+  async update(id: number, body: unknown, file: Express.Multer.File | undefined) {
+    try {
+      const current = await this.repo.find(id);
+      if (!current) throw notFound('Template not found');
+      const fields = this.fields(body);
+      const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : current.media;
+      if (!fields.text_wa && !media)
+        throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
+      const message = await this.repo.update(id, { ...fields, media });
+      if (file && current.media) await this.removeMedia(current.media);
+      return { message, msg: 'Template berhasil diperbarui.' };
+    } catch (err) {
+      if (file) await rm(file.path, { force: true });
+      throw err;
+    }
+  }
+
+  async remove(id: number) {
+    const gone = await this.repo.delete(id);
+    if (!gone) throw notFound('Template not found');
+    if (gone.media) await this.removeMedia(gone.media);
+    return { id, msg: 'Template berhasil dihapus.' };
+  }
+
+  /** JSON only (§5): an array of templates; invalid items are skipped with their reason. */
+  async import(file: ImportFile) {
+    const created: TemplateDto[] = [];
+    const skipped: (ImportSkipped & { text: string })[] = [];
+    let count = 0;
+    try {
+      for await (const item of parseJsonArray(file.text, 64 * 1024)) {
+        count++;
+        const v = item.value as Record<string, unknown> | null;
+        const skip = (reason: string) =>
+          skipped.push({
+            number: '',
+            name: '',
+            status: '',
+            id: null,
+            reason,
+            text: typeof v?.text === 'string' ? v.text : '',
+          });
+        if (item.tooLong || !v || typeof v !== 'object' || Array.isArray(v)) {
+          skip(item.tooLong ? 'Row is too long' : 'Not a template');
+          continue;
+        }
+        const media = typeof v.media === 'string' && /^(https?:\/\/|\/uploads\/)/.test(v.media) ? v.media : null;
+        try {
+          const fields = this.fields({
+            ...v,
+            button: Array.isArray(v.button) ? JSON.stringify(v.button) : v.button,
+          });
+          if (!fields.text_wa && !media) {
+            skip('Isi caption atau pilih media.');
+            continue;
+          }
+          created.push(await this.repo.insert({ ...fields, media }));
+        } catch (err) {
+          skip(err instanceof Error ? err.message : 'Invalid template');
+        }
+      }
+    } catch (err) {
+      if (err instanceof ImportFileError) throw badRequest(err.message);
+      throw err;
+    }
+    if (count === 0 && created.length === 0) throw badRequest('The file is empty.');
+    return { created, skipped };
+  }
+
+  private async removeMedia(url: string) {
+    if (!url.startsWith(TEMPLATE_MEDIA_URL)) return;
+    await rm(path.join(this.mediaDir, path.basename(url)), { force: true });
+  }
+}

@@ -1,0 +1,235 @@
+import { normalizeRole, type ReferralItem, type UserDto } from '@wa/shared';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { type Db, rows } from '../../db/client';
+import { levels, users } from '../../db/schema';
+import { likePattern } from '../../http/paging';
+
+interface UserRow {
+  id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  role: string;
+  level_id: number | null;
+  level: string | null;
+  level_rank: number | string | null;
+  colors: string;
+  blast_fee: number;
+  blast_interval_min: number;
+  blast_interval_max: number;
+  referral_code: string;
+  referrer_id: number | null;
+  account_name: string | null;
+  account_bank: string | null;
+  account_number: string | null;
+  created_at: Date | string;
+  income: number | string | bigint;
+  whatsapps: number | string | bigint;
+}
+
+/** The colour of a level: the settings' colours in turn, by the level's rank (§3 Setting.colors). */
+export function levelColor(colors: string, rank: number | null): string | null {
+  if (rank === null) return null;
+  const list = colors
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  return list.length ? list[rank % list.length] : null;
+}
+
+function toDto(r: UserRow): UserDto {
+  const rank = r.level_rank === null ? null : Number(r.level_rank);
+  return {
+    id: r.id,
+    firstname: r.firstname,
+    lastname: r.lastname,
+    email: r.email,
+    role: normalizeRole(r.role) ?? 'member',
+    level: r.level,
+    level_id: r.level_id,
+    color: levelColor(r.colors, rank),
+    blast_fee: Number(r.blast_fee),
+    blast_interval_min: Number(r.blast_interval_min),
+    blast_interval_max: Number(r.blast_interval_max),
+    referral_code: r.referral_code,
+    referrer_id: r.referrer_id,
+    account_name: r.account_name,
+    account_bank: r.account_bank,
+    account_number: r.account_number,
+    createdAt: new Date(r.created_at).toISOString(),
+    income: Number(r.income),
+    whatsapps: Number(r.whatsapps),
+  };
+}
+
+/** One select for every user read: effective fee and intervals, level, colour, income, accounts. */
+function selectUsers(where: SQL, tail: SQL = sql``): SQL {
+  return sql`
+    select u.id, u.firstname, u.lastname, u.email, u.role, u.level_id, l.name as level,
+      case when l.id is null then null else
+        (select count(*) from levels l2
+          where l2.requirement_blast < l.requirement_blast
+             or (l2.requirement_blast = l.requirement_blast and l2.id < l.id))::int
+      end as level_rank,
+      s.colors,
+      coalesce(u.blast_fee, l.blast_fee, s.price) as blast_fee,
+      coalesce(u.blast_interval_min, s.interval_min) as blast_interval_min,
+      coalesce(u.blast_interval_max, s.interval_max) as blast_interval_max,
+      u.referral_code, u.referrer_id, u.account_name, u.account_bank, u.account_number, u.created_at,
+      (select coalesce(sum(m.fee), 0)::bigint from message_logs m
+        where m.user_id = u.id and m.status = 'success') as income,
+      (select count(*)::int from whatsapp_accounts w where w.user_id = u.id) as whatsapps
+    from users u
+    left join levels l on l.id = u.level_id
+    cross join (select * from settings where id = 1) s
+    where ${where}
+    ${tail}`;
+}
+
+function searchClause(search: string | undefined): SQL {
+  if (!search) return sql`true`;
+  const like = likePattern(search);
+  return sql`(u.firstname ilike ${like} or u.lastname ilike ${like} or u.email ilike ${like}
+    or (u.firstname || ' ' || u.lastname) ilike ${like})`;
+}
+
+export interface NewUser {
+  firstname: string;
+  lastname: string;
+  email: string;
+  passwordHash: string;
+  role: string;
+  referralCode: string;
+  referrerId: number | null;
+}
+
+export type UserPatch = Partial<{
+  firstname: string;
+  lastname: string;
+  email: string;
+  passwordHash: string;
+  accountName: string | null;
+  accountBank: string | null;
+  accountNumber: string | null;
+  role: string;
+  levelId: number | null;
+  blastFee: number | null;
+  blastIntervalMin: number | null;
+  blastIntervalMax: number | null;
+}>;
+
+/** SQL for users; nothing else. */
+export class UsersRepo {
+  constructor(private readonly db: Db) {}
+
+  async findDto(id: number): Promise<UserDto | null> {
+    const [row] = await rows<UserRow>(this.db, selectUsers(sql`u.id = ${id}`));
+    return row ? toDto(row) : null;
+  }
+
+  async roleOf(id: number): Promise<string | null> {
+    const [row] = await this.db.select({ role: users.role }).from(users).where(eq(users.id, id));
+    return row?.role ?? null;
+  }
+
+  async findAuthByEmail(email: string) {
+    const [row] = await this.db
+      .select({ id: users.id, passwordHash: users.passwordHash })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+    return row ?? null;
+  }
+
+  async emailTaken(email: string, exceptId?: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        exceptId === undefined
+          ? sql`lower(${users.email}) = ${email.toLowerCase()}`
+          : sql`lower(${users.email}) = ${email.toLowerCase()} and ${users.id} <> ${exceptId}`,
+      );
+    return Boolean(row);
+  }
+
+  async idByReferralCode(code: string): Promise<number | null> {
+    const [row] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`upper(${users.referralCode}) = ${code.toUpperCase()}`);
+    return row?.id ?? null;
+  }
+
+  async referralCodeTaken(code: string): Promise<boolean> {
+    return (await this.idByReferralCode(code)) !== null;
+  }
+
+  async insert(user: NewUser): Promise<number> {
+    const [row] = await this.db.insert(users).values(user).returning({ id: users.id });
+    return row.id;
+  }
+
+  async update(id: number, patch: UserPatch): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(users.id, id));
+  }
+
+  async levelExists(id: number): Promise<boolean> {
+    const [row] = await this.db.select({ id: levels.id }).from(levels).where(eq(levels.id, id));
+    return Boolean(row);
+  }
+
+  async countAdmins(): Promise<number> {
+    const [row] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users where role = 'admin'`);
+    return Number(row.n);
+  }
+
+  /** Members, lightweight, for selects (bonus form). */
+  async listMembers(): Promise<Pick<UserDto, 'id' | 'firstname' | 'lastname' | 'email'>[]> {
+    return rows(
+      this.db,
+      sql`select id, firstname, lastname, email from users where role = 'member' order by firstname, lastname, id`,
+    );
+  }
+
+  async membersPage(opts: { search?: string; limit: number; offset: number }) {
+    const where = sql`u.role = 'member' and ${searchClause(opts.search)}`;
+    const [count] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users u where ${where}`);
+    const list = await rows<UserRow>(
+      this.db,
+      selectUsers(where, sql`order by u.created_at desc, u.id desc limit ${opts.limit} offset ${opts.offset}`),
+    );
+    return { total: Number(count.n), data: list.map(toDto) };
+  }
+
+  /** Members with at least one account connected or sending right now. */
+  async activeMembers(): Promise<number> {
+    const [row] = await rows<{ n: number }>(
+      this.db,
+      sql`select count(distinct w.user_id)::int as n from whatsapp_accounts w
+          join users u on u.id = w.user_id
+          where u.role = 'member' and w.state in ('connected', 'sending')`,
+    );
+    return Number(row.n);
+  }
+
+  /** Users referred by `referrerId`, or every referred user when null. */
+  async referralsPage(opts: { referrerId: number | null; limit: number; offset: number }) {
+    const where = opts.referrerId === null ? sql`u.referrer_id is not null` : sql`u.referrer_id = ${opts.referrerId}`;
+    const [count] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users u where ${where}`);
+    const list = await rows<ReferralItem & { income: string | number; createdAt: Date | string }>(
+      this.db,
+      sql`select u.id, u.firstname, u.lastname, u.email, u.created_at as "createdAt",
+            (select coalesce(sum(m.fee), 0)::bigint from message_logs m
+              where m.user_id = u.id and m.status = 'success') as income
+          from users u where ${where}
+          order by u.created_at desc, u.id desc limit ${opts.limit} offset ${opts.offset}`,
+    );
+    return {
+      total: Number(count.n),
+      list: list.map((r) => ({ ...r, income: Number(r.income), createdAt: new Date(r.createdAt).toISOString() })),
+    };
+  }
+}

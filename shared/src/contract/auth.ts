@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN } from '../format';
+import { requiredText } from './common';
+import type { UserDto } from './users';
+
+/** §5 login rule: both fields are required, checked before any request. */
+export const LOGIN_REQUIRED_MSG = 'Email and password are required.';
+export const TERMS_MSG = 'You must agree to the terms and conditions.';
+
+export const loginBody = z.object({
+  email: z.preprocess((v) => v ?? '', z.string({ error: LOGIN_REQUIRED_MSG }).trim().min(1, LOGIN_REQUIRED_MSG)),
+  password: z.preprocess((v) => v ?? '', z.string({ error: LOGIN_REQUIRED_MSG }).min(1, LOGIN_REQUIRED_MSG)),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+const truthy = (v: unknown) => v === true || v === 'true' || v === 'on' || v === 1 || v === '1';
+
+/**
+ * The registration form of §5 with its exact texts. `affiliateCode` is the alternate name of
+ * `referral_code` (§3). The terms rule is separate because the form checks it only after every
+ * field error is gone.
+ */
+export const registerBody = z
+  .object({
+    firstName: requiredText('First name is required.', 100),
+    lastName: requiredText('Last name is required.', 100),
+    email: requiredText('Email is required.', 255).pipe(z.string().regex(EMAIL_PATTERN, 'Invalid email format.')),
+    password: z.preprocess(
+      (v) => v ?? '',
+      z.string({ error: 'Password must be text.' }).min(1, 'Password is required.').max(200, 'Password is too long.'),
+    ),
+    password2: z.preprocess(
+      (v) => v ?? '',
+      z.string({ error: 'Password must be text.' }).min(1, 'Please confirm your password.'),
+    ),
+    referral_code: z.preprocess(
+      (v) => (v === null || v === '' ? undefined : v),
+      z.string({ error: 'Referral code must be text.' }).trim().max(64, 'Referral code is too long.').optional(),
+    ),
+    affiliateCode: z.preprocess(
+      (v) => (v === null || v === '' ? undefined : v),
+      z.string({ error: 'Referral code must be text.' }).trim().max(64, 'Referral code is too long.').optional(),
+    ),
+    agreeToTerms: z.unknown().optional().transform(truthy),
+  })
+  .superRefine((v, ctx) => {
+    if (v.password && v.password2 && v.password !== v.password2) {
+      ctx.addIssue({ code: 'custom', path: ['password2'], message: 'Passwords do not match.' });
+    }
+  });
+export type RegisterBody = z.input<typeof registerBody>;
+
+export interface AuthResponse {
+  token: string;
+  user: UserDto;
+  msg: string;
+}
+
+export interface ValidateResponse {
+  isvalid: boolean;
+  msg: string;
+  err?: string;
+  user?: UserDto;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/** Every error the API returns: `{msg}`, plus per-field messages where a form has fields. */
+export interface ApiError {
+  msg: string;
+  errors?: Record<string, string>;
+}
+
+/** A paged list (§3 "List responses"). */
+export interface Paged<T> {
+  data: T[];
+  meta: { page: number; totalPages: number; total: number; pageSize: number };
+}
+
+/** `?page=` as the server reads it: a whole number from 1, default 1. */
+export const pageQuery = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page must be 1 or more')
+    .max(1_000_000_000, 'page is too large')
+    .default(1),
+  search: z.string().trim().max(200, 'search is too long').optional(),
+});
+
+/** A path id: a positive whole number. */
+export const idParam = z.coerce
+  .number({ error: 'id must be a number' })
+  .int('id must be a whole number')
+  .positive('id must be a positive number')
+  .max(2_147_483_647, 'id is too large');
+
+/** A required text field with the form's own "required" message; null and undefined count as empty. */
+export function requiredText(requiredMsg: string, max = 255) {
+  return z.preprocess(
+    (v) => (v === null || v === undefined ? '' : v),
+    z
+      .string({ error: `${requiredMsg.replace(/ is required\.$/, '')} must be text.` })
+      .trim()
+      .min(1, requiredMsg)
+      .max(max, `Must be at most ${max} characters.`),
+  );
+}
+
+/** An optional text field: absent or null stays absent; otherwise trimmed text. */
+export function optionalText(label: string, max = 255) {
+  return z.preprocess(
+    (v) => (v === null ? undefined : v),
+    z
+      .string({ error: `${label} must be text.` })
+      .trim()
+      .max(max, `${label} must be at most ${max} characters.`)
+      .optional(),
+  );
+}
+
+/** A whole number of rupiah or seconds, from a number or a numeric string. */
+export function wholeNumber(label: string, min = 0, max = 1_000_000_000_000) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z
+      .number({ error: `${label} must be a number.` })
+      .int(`${label} must be a whole number.`)
+      .min(min, `${label} must be at least ${min}.`)
+      .max(max, `${label} is too large.`),
+  );
+}
+
+/** First message per top-level field of a zod error, for `{msg, errors}` responses and forms. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? String(issue.path[0]) : '_';
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}
+
+/** A required whole number (numeric strings accepted): "X is required." when absent or empty. */
+export function requiredNumber(label: string, min = 0, max = 1_000_000_000_000) {
+  return z.preprocess(
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z
+      .number({
+        error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be a number.`),
+      })
+      .int(`${label} must be a whole number.`)
+      .min(min, `${label} must be at least ${min}.`)
+      .max(max, `${label} must be at most ${max}.`),
+  );
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ACTIVE_STATUSES, type ActiveStatus } from '../constants';
+import { normalizePhone } from '../format';
+import { requiredText } from './common';
+
+/** A target phone number as the API returns it (§3 Phone number). */
+export interface PhoneNumberDto {
+  id: number;
+  number: string;
+  name: string;
+  status: ActiveStatus;
+  /** 1 while a blast is sending to it */
+  in_use: number;
+  count_success: number;
+  count_fail: number;
+  last_sent: string | null;
+}
+
+/** An import's outcome (§3 Import result): rows added, and rows passed over with the reason. */
+export interface ImportSkipped {
+  number: string;
+  name: string;
+  status: string;
+  /** the row that already holds this number, when there is one */
+  id: number | null;
+  reason: string;
+}
+export interface ImportResult<T> {
+  created: T[];
+  skipped: ImportSkipped[];
+}
+
+const phone = (requiredMsg: string) =>
+  requiredText(requiredMsg, 32).transform((v, ctx) => {
+    const n = normalizePhone(v);
+    if (!n) {
+      ctx.addIssue({ code: 'custom', message: `"${v}" is not a phone number.` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** POST /admin/phonenumber/save (§5: number and name are required). */
+export const savePhoneNumberBody = z.object({
+  number: phone('Nomor Telepon is required.'),
+  name: requiredText('Nama is required.', 255),
+});
+
+/** PUT /admin/phonenumber/{id}: any of number, name and status. */
+export const updatePhoneNumberBody = z.object({
+  number: phone('Nomor Telepon is required.').optional(),
+  name: requiredText('Nama is required.', 255).optional(),
+  status: z.enum(ACTIVE_STATUSES, { error: 'Status must be active or nonactive.' }).optional(),
+});
+
+/** The export file names and columns of §9. */
+export const PHONE_EXPORT = {
+  csv: 'phone_numbers.csv',
+  json: 'phone_numbers.json',
+  columns: ['number', 'name', 'status'],
+} as const;

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ROLES, type Role } from '../constants';
+import { EMAIL_PATTERN } from '../format';
+import { optionalText, wholeNumber } from './common';
+
+/** A user as the API returns it; the password hash never leaves the server. */
+export interface UserDto {
+  id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  role: Role;
+  level: string | null;
+  level_id: number | null;
+  color: string | null;
+  blast_fee: number;
+  blast_interval_min: number;
+  blast_interval_max: number;
+  referral_code: string;
+  referrer_id: number | null;
+  account_name: string | null;
+  account_bank: string | null;
+  account_number: string | null;
+  createdAt: string;
+  income: number;
+  whatsapps: number;
+}
+
+/** A member row of the member list (§2 Members). */
+export type MemberRow = UserDto;
+
+/** An item of the referral list (§3 "Referral item"). */
+export interface ReferralItem {
+  id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  income: number;
+  createdAt: string;
+}
+
+/** Fields anybody may change on their own profile (§7 profile edit). */
+export const PROFILE_FIELDS = [
+  'firstname',
+  'lastname',
+  'email',
+  'password',
+  'account_name',
+  'account_bank',
+  'account_number',
+] as const;
+
+/** Fields only admin and dev may change, and never on themselves. */
+export const PRIVILEGED_FIELDS = ['role', 'level_id', 'blast_fee', 'blast_interval_min', 'blast_interval_max'] as const;
+
+/**
+ * PUT /admin/users/{id}. The web sends the whole user object (§7), so unknown keys are dropped;
+ * every known key is optional and type-checked.
+ */
+export const updateUserBody = z
+  .object({
+    firstname: optionalText('First name', 100).pipe(z.string().min(1, 'First name is required.').optional()),
+    lastname: optionalText('Last name', 100).pipe(z.string().min(1, 'Last name is required.').optional()),
+    email: optionalText('Email', 255).pipe(z.string().regex(EMAIL_PATTERN, 'Invalid email format.').optional()),
+    password: z.preprocess(
+      (v) => (v === null || v === '' ? undefined : v),
+      z
+        .string({ error: 'Password must be text.' })
+        .min(1, 'Password is required.')
+        .max(200, 'Password is too long.')
+        .optional(),
+    ),
+    account_name: optionalText('Account name', 100),
+    account_bank: optionalText('Bank', 100),
+    account_number: optionalText('Account number', 64).pipe(
+      z
+        .string()
+        .regex(/^[0-9+\-\s]*$/, 'Account number may only hold digits.')
+        .optional(),
+    ),
+    role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}.` }).optional(),
+    level_id: z.preprocess(
+      (v) => (v === '' ? null : v),
+      z.union([wholeNumber('Level', 1, 2_147_483_647), z.null()]).optional(),
+    ),
+    blast_fee: wholeNumber('Fee Whatsapp Blast', 0, 1_000_000_000).optional(),
+    blast_interval_min: wholeNumber('Interval Min', 0, 86_400).optional(),
+    blast_interval_max: wholeNumber('Interval Max', 0, 86_400).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (
+      v.blast_interval_min !== undefined &&
+      v.blast_interval_max !== undefined &&
+      v.blast_interval_min > v.blast_interval_max
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['blast_interval_min'],
+        message: 'Interval minimal harus lebih kecil dari interval maksimal',
+      });
+    }
+  });
+export type UpdateUserBody = z.input<typeof updateUserBody>;
+
+export const referralQuery = z.object({
+  userId: z.coerce
+    .number({ error: 'userId must be a number' })
+    .int()
+    .positive('userId must be a positive number')
+    .optional(),
+});

@@ -1,0 +1,107 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../support/factories';
+import { startTestServer, type TestServer } from '../support/server';
+import { launchBrowser, newPage, signInAs } from './support/browser';
+
+let server: TestServer;
+let browser: Browser;
+let admin: TestUser;
+let member: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  admin = await server.createUser({ role: 'admin' });
+  member = await server.createUser({ role: 'member', firstname: 'Wulan', lastname: 'Sari' });
+  for (let i = 0; i < 11; i++) await server.createUser({ role: 'member', firstname: `Anggota${i}` });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function adminPage(path: string) {
+  const { context, page } = await newPage(browser);
+  await signInAs(context, server, admin);
+  await page.goto(`${server.url}${path}`);
+  return { context, page };
+}
+
+describe('levels, settings and members screens', () => {
+  it('creates and edits a level with the success dialog, refusing bad input first', async () => {
+    const { context, page } = await adminPage('/level');
+    await page.getByRole('button', { name: 'Tambah Level' }).click();
+    await page.waitForURL(`${server.url}/level/create`);
+    await page.fill('input[name=name]', 'Gold');
+    await page.fill('input[name=blast_fee]', 'mahal');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    expect(await page.getByText('Blast fee must be a number.').count()).toBe(1);
+    expect(await page.getByText('Requirement blast is required.').count()).toBe(1);
+    await page.fill('input[name=blast_fee]', '150');
+    await page.fill('input[name=requirement_blast]', '500');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await expect.poll(() => page.getByText('Level berhasil disimpan.').count()).toBe(1);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL(`${server.url}/level`);
+    await expect.poll(() => page.getByText('Rp 150').count()).toBe(1);
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect.poll(() => page.inputValue('input[name=name]')).toBe('Gold');
+    await page.fill('input[name=name]', 'Gold Plus');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => page.getByText('Gold Plus').count()).toBe(1);
+    await context.close();
+  });
+
+  it('saves the settings form and refuses an empty field and a bad percent', async () => {
+    const { context, page } = await adminPage('/settings');
+    await expect.poll(() => page.inputValue('input[name=bank_names]')).toBe('BCA, MANDIRI, BRI');
+    await page.fill('input[name=referral_percent]', '150');
+    await page.fill('textarea[name=info]', '');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    expect(await page.getByText('Referral percent must be at most 100.').count()).toBe(1);
+    expect(await page.getByText('Info is required.').count()).toBe(1);
+    await page.fill('input[name=referral_percent]', '5');
+    await page.fill('textarea[name=info]', 'Bonus akhir tahun!');
+    await page.fill('input[name=bank_names]', 'BCA,BNI');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await expect.poll(() => page.getByText('Pengaturan berhasil disimpan.').count()).toBe(1);
+    await page.getByRole('button', { name: 'OK' }).click();
+    expect(await page.inputValue('input[name=bank_names]')).toBe('BCA, BNI');
+    await context.close();
+  });
+
+  it('lists members with paging, searches by name, and edits a member interval and fee', async () => {
+    const { context, page } = await adminPage('/member');
+    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    await page.fill('input[name=s]', 'wulan');
+    await page.getByRole('button', { name: 'Cari' }).click();
+    await page.waitForURL(/s=wulan/);
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody').textContent()).toContain('Wulan Sari');
+    expect(await page.getByRole('link', { name: 'Beri Bonus' }).getAttribute('href')).toBe(
+      `/bonus/create?id=${member.id}`,
+    );
+    await page.locator('tbody').getByRole('link', { name: 'Pengaturan' }).click();
+    await page.waitForURL(`${server.url}/member/edit?id=${member.id}`);
+    await expect.poll(() => page.inputValue('input[name=blast_fee]')).not.toBe('');
+    await page.fill('input[name=blast_interval_min]', '20');
+    await page.fill('input[name=blast_interval_max]', '10');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await expect
+      .poll(() => page.getByText('Error: Interval minimal harus lebih kecil dari interval maksimal').count())
+      .toBe(1);
+    await page.fill('input[name=blast_interval_max]', '30');
+    await page.fill('input[name=blast_fee]', '99');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await page.waitForURL(/\/member\?/);
+    const saved = await fetch(`${server.url}/api/admin/users/${member.id}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+    }).then((r) => r.json());
+    expect(saved.user).toMatchObject({ blast_interval_min: 20, blast_interval_max: 30, blast_fee: 99 });
+    await page.goto(`${server.url}/member/edit?id=424242`);
+    await expect.poll(() => page.getByText('No User Found').count()).toBe(1);
+    await context.close();
+  });
+});

@@ -1,0 +1,69 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../support/factories';
+import { startTestServer, type TestServer } from '../support/server';
+import { launchBrowser, newPage, signInAs } from './support/browser';
+
+let server: TestServer;
+let browser: Browser;
+let dev: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  dev = await server.createUser({ role: 'dev' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('proxy screens', () => {
+  it('imports proxies with the skipped note, lists them with use counts, edits and deletes', async () => {
+    const { context, page } = await newPage(browser);
+    await signInAs(context, server, dev);
+    await page.goto(`${server.url}/proxy`);
+    await expect.poll(() => page.getByText('Kosong').count()).toBe(1);
+    let alerted = '';
+    page.once('dialog', async (d) => {
+      alerted = d.message();
+      await d.dismiss();
+    });
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    await expect.poll(() => alerted).toBe('No proxies to export.');
+
+    await page.getByRole('button', { name: 'Tambah' }).click();
+    const csv = ['value,status', '10.0.0.1:8080,active', '10.0.0.2:8080,active'];
+    for (let i = 0; i < 6; i++) csv.push('10.0.0.1:8080,active');
+    csv.push('not a proxy,active');
+    await page.setInputFiles('input[name=file]', {
+      name: 'p.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv.join('\n')),
+    });
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    await expect.poll(() => page.getByText('Total 2 proxy, berhasil didaftarkan.').count()).toBe(1);
+    expect(await page.getByText('Daftar proxy yang dilewatkan').count()).toBe(1);
+    expect(await page.getByText('...total 7 proxy. Download file untuk selengkapnya.').count()).toBe(1);
+    const [json] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    expect(json.suggestedFilename()).toBe('proxies_skipped.json');
+
+    await page.fill('input[name=value]', '10.0.0.1:8080');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await expect.poll(() => page.getByText('Error: Proxy 10.0.0.1:8080 sudah terdaftar.').count()).toBe(1);
+
+    await page.goto(`${server.url}/proxy`);
+    await expect.poll(() => page.getByText('0 kali').count()).toBe(2);
+    await page.getByRole('link', { name: 'Edit' }).first().click();
+    await page.locator('input[name=status]').uncheck();
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await page.waitForURL(`${server.url}/proxy`);
+    await expect.poll(() => page.getByText('nonactive').count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete' }).first().click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await context.close();
+  });
+});

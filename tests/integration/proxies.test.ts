@@ -1,0 +1,122 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, bearer, setupApi } from '../support/api';
+import { createUser, type TestUser } from '../support/factories';
+
+let h: ApiHarness;
+let admin: TestUser;
+let dev: TestUser;
+let member: TestUser;
+let staff: TestUser;
+
+beforeAll(async () => {
+  h = await setupApi();
+  admin = await createUser(h.database.db, { role: 'admin' });
+  dev = await createUser(h.database.db, { role: 'dev' });
+  member = await createUser(h.database.db, { role: 'member' });
+  staff = await createUser(h.database.db, { role: 'staff' });
+});
+afterAll(() => h.close());
+
+const api = (u: TestUser) => ({
+  get: (p: string) => request(h.app).get(`/api/admin/proxy${p}`).set(bearer(u.token)),
+  post: (p: string, body: object) => request(h.app).post(`/api/admin/proxy${p}`).set(bearer(u.token)).send(body),
+  put: (p: string, body: object) => request(h.app).put(`/api/admin/proxy${p}`).set(bearer(u.token)).send(body),
+  del: (p: string) => request(h.app).delete(`/api/admin/proxy${p}`).set(bearer(u.token)),
+  upload: (name: string, content: string) =>
+    request(h.app).post('/api/admin/proxy/import').set(bearer(u.token)).attach('file', Buffer.from(content), name),
+});
+
+describe('proxies', () => {
+  it('refuses members and staff on every route', async () => {
+    for (const u of [member, staff]) {
+      const a = api(u);
+      for (const res of await Promise.all([
+        a.get('/list'),
+        a.get('/list-per-page'),
+        a.get('/count-use'),
+        a.get('/export'),
+        a.get('/1'),
+        a.post('/save', { value: '1.2.3.4:8080' }),
+        a.put('/1', { status: 'active' }),
+        a.del('/1'),
+        a.upload('p.csv', '1.2.3.4:8080\n'),
+      ])) {
+        expect(res.status).toBe(403);
+      }
+    }
+  });
+
+  it('saves a proxy in its normal form, refuses a duplicate and what is not a proxy', async () => {
+    const a = await api(admin).post('/save', { value: ' HTTP://User:Pw@Proxy.Example.COM:3128 ' });
+    expect(a.status).toBe(201);
+    expect(a.body.proxy).toMatchObject({
+      value: 'http://User:Pw@proxy.example.com:3128',
+      status: 'active',
+      count_use: 0,
+    });
+    const dup = await api(dev).post('/save', { value: 'http://User:Pw@proxy.example.com:3128' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.msg).toBe('Proxy http://User:Pw@proxy.example.com:3128 sudah terdaftar.');
+    for (const value of ['', 'no-port', 'host:99999', 'ftp://h:21', 'a b:80']) {
+      const bad = await api(admin).post('/save', { value });
+      expect(bad.status, value).toBe(400);
+    }
+    expect((await api(admin).post('/save', {})).body.msg).toBe('Proxy is required.');
+  });
+
+  it('edits value and status, deletes returning the id, and answers 404 after', async () => {
+    const { body } = await api(admin).post('/save', { value: '10.0.0.1:8000' });
+    const id = body.proxy.id;
+    const up = await api(admin).put(`/${id}`, { status: 'nonactive', value: '10.0.0.2:8000' });
+    expect(up.body.proxy).toMatchObject({ id, value: '10.0.0.2:8000', status: 'nonactive' });
+    expect((await api(admin).put(`/${id}`, { status: 'broken' })).status).toBe(400);
+    expect((await api(dev).get(`/${id}`)).body.proxy.value).toBe('10.0.0.2:8000');
+    const del = await api(admin).del(`/${id}`);
+    expect(del.status).toBe(200);
+    expect(del.body.id).toBe(id);
+    expect((await api(admin).get(`/${id}`)).status).toBe(404);
+  });
+
+  it('imports CSV and JSON, skipping duplicates and bad rows with reasons', async () => {
+    await api(admin).post('/save', { value: '10.1.1.1:1080' });
+    const csv = 'value,status\n10.1.1.2:1080,active\n10.1.1.1:1080,active\n10.1.1.2:1080,nonactive\nrusak,active\n';
+    const res = await api(admin).upload('proxies.csv', csv);
+    expect(res.status).toBe(200);
+    expect(res.body.created.map((c: { value: string }) => c.value)).toEqual(['10.1.1.2:1080']);
+    expect(res.body.skipped.map((s: { value: string; reason: string }) => [s.value, s.reason])).toEqual([
+      ['10.1.1.1:1080', 'Already registered'],
+      ['10.1.1.2:1080', 'Duplicate in file'],
+      ['rusak', 'Not a proxy'],
+    ]);
+    const json = await api(dev).upload(
+      'p.json',
+      JSON.stringify([{ value: 'socks5://10.1.1.3:1080' }, '10.1.1.4:8080']),
+    );
+    expect(json.body.created.map((c: { value: string }) => c.value)).toEqual([
+      'socks5://10.1.1.3:1080',
+      '10.1.1.4:8080',
+    ]);
+    const wrong = await api(admin).upload('p.xml', '<x/>');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.msg).toBe('Only .csv and .json files are accepted.');
+  });
+
+  it('pages, counts use and exports with the §9 names and columns', async () => {
+    const page = await api(admin).get('/list-per-page?page=1');
+    expect(page.body.meta.total).toBeGreaterThanOrEqual(4);
+    expect(page.body.data.length).toBeLessThanOrEqual(10);
+    expect(
+      await api(admin)
+        .get('/count-use')
+        .then((r) => r.body),
+    ).toEqual({ unUsed: page.body.meta.total, used: 0 });
+    const csv = await api(admin).get('/export?format=csv');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="proxies.csv"');
+    expect(csv.text.split('\n')[0]).toBe('value,status');
+    const json = await api(admin).get('/export?format=json');
+    expect(json.headers['content-disposition']).toBe('attachment; filename="proxies.json"');
+    expect(JSON.parse(json.text)[0]).toEqual({ value: expect.any(String), status: expect.any(String) });
+    expect((await api(admin).get('/list')).body.list.length).toBe(page.body.meta.total);
+  });
+});

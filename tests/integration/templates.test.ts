@@ -1,0 +1,178 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, bearer, setupApi } from '../support/api';
+import { createUser, type TestUser } from '../support/factories';
+
+let h: ApiHarness;
+let admin: TestUser;
+let member: TestUser;
+let staff: TestUser;
+
+// a 1x1 transparent PNG
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a0cf0000000049454e44ae426082',
+  'hex',
+);
+
+beforeAll(async () => {
+  h = await setupApi();
+  admin = await createUser(h.database.db, { role: 'admin' });
+  member = await createUser(h.database.db, { role: 'member' });
+  staff = await createUser(h.database.db, { role: 'staff' });
+});
+afterAll(() => h.close());
+
+const create = (u: TestUser, fields: Record<string, string>, file?: { name: string; data: Buffer }) => {
+  let r = request(h.app).post('/api/admin/message/create').set(bearer(u.token));
+  for (const [k, v] of Object.entries(fields)) r = r.field(k, v);
+  if (file) r = r.attach('file', file.data, file.name);
+  return r;
+};
+
+describe('message templates', () => {
+  it('creates a template with media, a sanitised caption and its WhatsApp text, served back by URL', async () => {
+    const res = await create(
+      admin,
+      { text: '<p>Halo <b>{name}</b><script>alert(1)</script><img src=x onerror=alert(1)></p>', button: '[]' },
+      { name: 'Promo.PNG', data: PNG },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.message).toMatchObject({
+      text: '<p>Halo <b>{name}</b></p>',
+      text_wa: 'Halo *{name}*',
+      status: 'active',
+      button: [],
+      count_use: 0,
+    });
+    expect(res.body.message.media).toMatch(/^\/uploads\/templates\/\d+-[0-9a-f]{12}\.png$/);
+    const media = await request(h.app).get(res.body.message.media);
+    expect(media.status).toBe(200);
+    expect(media.headers['content-type']).toBe('image/png');
+    expect(Buffer.compare(media.body as Buffer, PNG)).toBe(0);
+  });
+
+  it('enforces the button rules with the exact texts, and a caption or media', async () => {
+    const a = await create(admin, {
+      text: 'x',
+      button: JSON.stringify([{ id: '1', title: 'Beli', url: '', type: 'url_button' }]),
+    });
+    expect(a.status).toBe(400);
+    expect(a.body.msg).toBe('Judul button : "Beli" belum mempunyai URL.');
+    const b = await create(admin, {
+      text: 'x',
+      button: JSON.stringify([{ id: '1', title: '', url: 'https://x.test', type: 'url_button' }]),
+    });
+    expect(b.body.msg).toBe('URL button "https://x.test" belum punya nama atau judul.');
+    const c = await create(admin, { text: 'x', button: '{not json' });
+    expect(c.status).toBe(400);
+    expect(c.body.msg).toMatch(/button must be a JSON array/);
+    const d = await create(admin, { text: 'x', button: JSON.stringify([{ title: 'A', url: 'u', type: 'fax' }]) });
+    expect(d.body.msg).toMatch(/Button type must be one of/);
+    const e = await create(admin, { text: '<script>only</script>' });
+    expect(e.status).toBe(400);
+    expect(e.body.msg).toBe('Isi caption atau pilih media.');
+    const f = await create(admin, { text: 'ok', status: 'maybe' });
+    expect(f.body.msg).toBe('Status must be active or nonactive.');
+    const ok = await create(admin, {
+      text: 'Klik',
+      button: JSON.stringify([{ id: '1', title: 'Beli', url: 'https://x.test', type: 'url_button' }]),
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.message.button).toEqual([{ id: '1', title: 'Beli', url: 'https://x.test', type: 'url_button' }]);
+  });
+
+  it('refuses a file type outside the media list, a JSON body, and an oversize file', async () => {
+    const exe = await create(admin, { text: 'x' }, { name: 'evil.exe', data: Buffer.from('MZ') });
+    expect(exe.status).toBe(400);
+    expect(exe.body.msg).toBe('File type not allowed: .exe');
+    const json = await request(h.app).post('/api/admin/message/create').set(bearer(admin.token)).send({ text: 'x' });
+    expect(json.status).toBe(400);
+    expect(json.body.msg).toBe('Send the template as multipart/form-data.');
+    const big = await create(admin, { text: 'x' }, { name: 'big.png', data: Buffer.alloc(17 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+  });
+
+  it('updates without a file (keeping the media) and with one (replacing it), then deletes', async () => {
+    const made = (await create(admin, { text: 'lama' }, { name: 'a.png', data: PNG })).body.message;
+    const kept = await request(h.app)
+      .put(`/api/admin/message/${made.id}`)
+      .set(bearer(admin.token))
+      .field('text', '<i>baru</i>')
+      .field('status', 'nonactive');
+    expect(kept.status).toBe(200);
+    expect(kept.body.message).toMatchObject({
+      text: '<i>baru</i>',
+      text_wa: '_baru_',
+      status: 'nonactive',
+      media: made.media,
+    });
+    const replaced = await request(h.app)
+      .put(`/api/admin/message/${made.id}`)
+      .set(bearer(admin.token))
+      .field('text', 'baru')
+      .attach('file', PNG, 'b.png');
+    expect(replaced.body.message.media).not.toBe(made.media);
+    expect((await request(h.app).get(made.media)).status).toBe(404);
+    const del = await request(h.app).delete(`/api/admin/message/${made.id}`).set(bearer(admin.token));
+    expect(del.body.id).toBe(made.id);
+    expect((await request(h.app).get(replaced.body.message.media)).status).toBe(404);
+    expect((await request(h.app).get(`/api/admin/message/${made.id}`).set(bearer(admin.token))).status).toBe(404);
+  });
+
+  it('imports JSON only, skipping invalid items with a reason', async () => {
+    const items = [
+      { text: '<b>A</b>' },
+      { text: 'B', button: [{ title: 'Go', url: '' }] },
+      { text: '' },
+      'nope',
+      {
+        text: 'C',
+        status: 'nonactive',
+        button: [{ id: 'x', title: 'Go', url: 'https://go.test', type: 'url_button' }],
+      },
+    ];
+    const res = await request(h.app)
+      .post('/api/admin/message/import')
+      .set(bearer(admin.token))
+      .attach('file', Buffer.from(JSON.stringify(items)), 't.json');
+    expect(res.status).toBe(200);
+    expect(res.body.created.map((c: { text_wa: string }) => c.text_wa)).toEqual(['*A*', 'C']);
+    expect(res.body.skipped.map((s: { reason: string }) => s.reason)).toEqual([
+      'Judul button : "Go" belum mempunyai URL.',
+      'Isi caption atau pilih media.',
+      'Not a template',
+    ]);
+    const csv = await request(h.app)
+      .post('/api/admin/message/import')
+      .set(bearer(admin.token))
+      .attach('file', Buffer.from('a,b'), 't.csv');
+    expect(csv.status).toBe(400);
+    expect(csv.body.msg).toBe('Only .json files are accepted.');
+    const broken = await request(h.app)
+      .post('/api/admin/message/import')
+      .set(bearer(admin.token))
+      .attach('file', Buffer.from('[{"text":'), 't.json');
+    expect(broken.status).toBe(400);
+    const empty = await request(h.app)
+      .post('/api/admin/message/import')
+      .set(bearer(admin.token))
+      .attach('file', Buffer.from(''), 't.json');
+    expect(empty.status).toBe(400);
+  });
+
+  it('lists, pages and exports messages.json', async () => {
+    const list = await request(h.app).get('/api/admin/message/list').set(bearer(admin.token));
+    const page = await request(h.app).get('/api/admin/message/list-per-page?page=1').set(bearer(admin.token));
+    expect(page.body.meta.total).toBe(list.body.list.length);
+    const exp = await request(h.app).get('/api/admin/message/export').set(bearer(admin.token));
+    expect(exp.headers['content-disposition']).toBe('attachment; filename="messages.json"');
+    expect(exp.body).toHaveLength(list.body.list.length);
+  });
+
+  it('refuses members and staff', async () => {
+    for (const u of [member, staff]) {
+      expect((await request(h.app).get('/api/admin/message/list').set(bearer(u.token))).status).toBe(403);
+      expect((await create(u, { text: 'x' })).status).toBe(403);
+    }
+  });
+});

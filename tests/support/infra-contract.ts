@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobQueue } from '../../server/src/jobs/queue';
+import type { EventBus } from '../../server/src/realtime/bus';
+
+async function until(check: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The behaviour every JobQueue must have, run against each adapter. */
+export function describeQueueContract(label: string, make: () => JobQueue) {
+  describe(`JobQueue contract: ${label}`, () => {
+    const open: JobQueue[] = [];
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((q) => q.close()));
+    });
+    const queue = () => {
+      const q = make();
+      open.push(q);
+      return q;
+    };
+
+    it('runs a job with its payload on the registered handler', async () => {
+      const q = queue();
+      const seen: unknown[] = [];
+      q.register<{ n: number }>('test.echo', async (p) => {
+        seen.push(p);
+      });
+      await q.start();
+      await q.add('test.echo', { n: 1 });
+      await q.add('test.echo', { n: 2 });
+      await until(() => seen.length === 2);
+      expect(seen).toEqual(expect.arrayContaining([{ n: 1 }, { n: 2 }]));
+    });
+
+    it('refuses a job name without a handler', async () => {
+      const q = queue();
+      q.register('test.known', async () => {});
+      await q.start();
+      await expect(q.add('test.unknown', {})).rejects.toThrow(/no handler is registered for job "test.unknown"/);
+    });
+
+    it('does not add a job twice while one with the same id waits', async () => {
+      const q = queue();
+      let runs = 0;
+      q.register('test.once', async () => {
+        runs += 1;
+      });
+      await q.add('test.once', {}, { jobId: 'same', delayMs: 200 });
+      await q.add('test.once', {}, { jobId: 'same', delayMs: 200 });
+      await q.start();
+      await until(() => runs >= 1);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(runs).toBe(1);
+    });
+
+    it('keeps going after a handler throws', async () => {
+      const q = queue();
+      const done: string[] = [];
+      q.register<{ fail: boolean; id: string }>('test.maybe', async (p) => {
+        if (p.fail) throw new Error('boom');
+        done.push(p.id);
+      });
+      await q.start();
+      await q.add('test.maybe', { fail: true, id: 'a' });
+      await q.add('test.maybe', { fail: false, id: 'b' });
+      await until(() => done.includes('b'));
+    });
+  });
+}
+
+/** The behaviour every EventBus must have, run against each adapter. */
+export function describeBusContract(label: string, make: () => EventBus) {
+  describe(`EventBus contract: ${label}`, () => {
+    const open: EventBus[] = [];
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((b) => b.close()));
+    });
+    const bus = () => {
+      const b = make();
+      open.push(b);
+      return b;
+    };
+
+    it('delivers a message to every subscriber of its channel only', async () => {
+      const pub = bus();
+      const sub = label === 'memory' ? pub : bus();
+      const a: unknown[] = [];
+      const b: unknown[] = [];
+      const other: unknown[] = [];
+      await sub.subscribe('client-1', (m) => a.push(m));
+      await sub.subscribe('client-1', (m) => b.push(m));
+      await sub.subscribe('client-2', (m) => other.push(m));
+      await pub.publish('client-1', { event: 'count_success', payload: { id: 7 } });
+      await until(() => a.length === 1 && b.length === 1);
+      expect(a[0]).toEqual({ event: 'count_success', payload: { id: 7 } });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(other).toEqual([]);
+    });
+
+    it('stops delivering after unsubscribe', async () => {
+      const pub = bus();
+      const sub = label === 'memory' ? pub : bus();
+      const got: unknown[] = [];
+      const off = await sub.subscribe('client-admin', (m) => got.push(m));
+      await pub.publish('client-admin', 1);
+      await until(() => got.length === 1);
+      await off();
+      await pub.publish('client-admin', 2);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(got).toEqual([1]);
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../server/src/app';
+import type { Db } from '../../server/src/db/client';
+import { createLogger } from '../../server/src/logger';
+import { createTestDatabase } from './db';
+import { createUser, TEST_JWT_SECRET, type TestUser, type UserInput } from './factories';
+
+export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
+
+export interface TestServer {
+  url: string;
+  db: Db;
+  createUser(input: UserInput): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+/** The real API on a random port with a fresh database, serving the built dashboard. */
+export async function startTestServer(): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'wa-e2e-'));
+  const app = createApp({
+    dataDir,
+    db: database.db,
+    jwtSecret: TEST_JWT_SECRET,
+    logger: createLogger('silent'),
+    webDist: WEB_DIST,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db: database.db,
+    createUser: (input) => createUser(database.db, input),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Four tiers, one config: `unit` (pure and service tests), `integration` (API through createApp on
+ * a real database: PGlite, or PostgreSQL with TEST_DB=postgres), `redis` (BullMQ and pub/sub on a
+ * real Redis) and `e2e` (the built dashboard in real Chromium). scripts/test.mjs runs them in order.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: [
+            'shared/src/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'workers/src/**/*.test.ts',
+            'web/src/**/*.test.{ts,tsx}',
+          ],
+          exclude: ['**/*.int.test.ts', '**/*.redis.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['server/src/**/*.int.test.ts', 'workers/src/**/*.int.test.ts', 'tests/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'redis',
+          include: ['**/*.redis.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['tests/support/build-web.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,158 @@
+import type { ApiError, AuthResponse, RegisterBody, UpdateUserBody, UserDto, ValidateResponse } from '@wa/shared';
+import { getToken } from '../lib/cookies';
+
+/** A failed call: the server's `msg` (or a fallback), its status and per-field messages. */
+export class ApiCallError extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+    public readonly errors: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  /** sends the bearer token from the authToken cookie; without one no call is made */
+  auth?: boolean;
+  /** the §8 fallback when the server gives no message */
+  fallback: string;
+}
+
+/** The one place that calls fetch: JSON in and out, errors as ApiCallError. */
+export async function call<T>(path: string, opts: CallOptions): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (opts.auth !== false) {
+    const token = getToken();
+    if (!token) throw new ApiCallError('Authorization token is missing', 0);
+    headers.Authorization = `Bearer ${token}`;
+  }
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  } catch {
+    throw new ApiCallError(
+      opts.method && opts.method !== 'GET' ? 'Network error. Please try again.' : 'Internal server error',
+      0,
+    );
+  }
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = (data ?? {}) as Partial<ApiError> & { error?: string; message?: string };
+    throw new ApiCallError(e.msg ?? e.error ?? e.message ?? opts.fallback, res.status, e.errors ?? {});
+  }
+  return data as T;
+}
+
+/** Auth responses may carry token and user at the top or under `data` (§3). */
+function unwrapAuth(body: AuthResponse & { data?: Partial<AuthResponse> }): AuthResponse {
+  return {
+    token: body.token ?? body.data?.token ?? '',
+    user: (body.user ?? body.data?.user) as UserDto,
+    msg: body.msg,
+  };
+}
+
+export const authApi = {
+  async login(email: string, password: string): Promise<AuthResponse> {
+    const body = await call<AuthResponse>('/auth/login', {
+      method: 'POST',
+      body: { email, password },
+      auth: false,
+      fallback: 'Error signing in',
+    });
+    return unwrapAuth(body);
+  },
+  async register(form: RegisterBody): Promise<AuthResponse> {
+    const body = await call<AuthResponse>('/auth/register', {
+      method: 'POST',
+      body: form,
+      auth: false,
+      fallback: 'Failed to sign up. Please try again.',
+    });
+    return unwrapAuth(body);
+  },
+  /** Resolves to the status and body: a 401 is not an exception here, it means "log out". */
+  async validate(token: string): Promise<{ status: number; body: ValidateResponse | null }> {
+    try {
+      const res = await fetch('/api/auth/validate', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      let body: ValidateResponse | null = null;
+      try {
+        body = (await res.json()) as ValidateResponse;
+      } catch {
+        body = null;
+      }
+      return { status: res.status, body };
+    } catch {
+      return { status: 0, body: null };
+    }
+  },
+};
+
+export interface SettingDto {
+  interval_min: number;
+  interval_max: number;
+  price: number;
+  bank_names: string;
+  colors: string;
+  referral_percent: number;
+  info: string;
+}
+
+export const usersApi = {
+  get: (id: number) =>
+    call<{ user: UserDto; level: string | null; color: string | null }>(`/admin/users/${id}`, {
+      fallback: 'Error fetching user',
+    }),
+  update: (id: number, body: UpdateUserBody) =>
+    call<{ user: UserDto; msg: string }>(`/admin/users/${id}`, {
+      method: 'PUT',
+      body,
+      fallback: 'Error updating user',
+    }),
+};
+
+export const settingsApi = {
+  get: () => call<{ setting: SettingDto }>('/admin/setting/get', { fallback: 'Error fetching settings' }),
+};
+
+/** Uploads one file as multipart field `file` (imports); errors as ApiCallError. */
+export async function upload<T>(path: string, file: File, fallback: string): Promise<T> {
+  const token = getToken();
+  if (!token) throw new ApiCallError('Authorization token is missing', 0);
+  const form = new FormData();
+  form.append('file', file);
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  } catch {
+    throw new ApiCallError('Network error. Please try again.', 0);
+  }
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = (data ?? {}) as Partial<ApiError>;
+    throw new ApiCallError(e.msg ?? fallback, res.status, e.errors ?? {});
+  }
+  return data as T;
+}

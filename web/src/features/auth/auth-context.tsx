@@ -1,0 +1,145 @@
+import type { RegisterBody, UserDto } from '@wa/shared';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiCallError, authApi } from '../../api/client';
+import { clearSession, getStoredUser, getToken, storeSession, storeUser } from '../../lib/cookies';
+
+interface AuthState {
+  user: UserDto | null;
+  token: string | null;
+  loading: boolean;
+  error: string | null;
+  fieldErrors: Record<string, string>;
+  login(email: string, password: string): Promise<boolean>;
+  register(form: RegisterBody): Promise<boolean>;
+  logout(): void;
+  /** §4 token validation: 401 logs out silently; other failures keep the session */
+  validate(): Promise<void>;
+  setUser(user: UserDto): void;
+  clearFieldError(field: string): void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/** Holds the session of §4 Auth: cookies in, cookies out, and the flags the forms show. */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [user, setUserState] = useState<UserDto | null>(() => getStoredUser());
+  const [token, setToken] = useState<string | null>(() => getToken());
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+
+  const finish = useCallback(
+    (t: string, u: UserDto) => {
+      storeSession(t, u);
+      setToken(t);
+      setUserState(u);
+      navigate('/dashboard');
+    },
+    [navigate],
+  );
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      setLoading(true);
+      setError(null);
+      setFieldErrors({});
+      try {
+        const res = await authApi.login(email, password);
+        if (!res.token || !res.user) {
+          setError(res.msg || 'Error signing in');
+          return false;
+        }
+        finish(res.token, res.user);
+        return true;
+      } catch (err) {
+        setError(err instanceof ApiCallError ? err.message : 'Internal server error');
+        return false;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [finish],
+  );
+
+  const register = useCallback(
+    async (form: RegisterBody) => {
+      setLoading(true);
+      setError(null);
+      setFieldErrors({});
+      try {
+        const res = await authApi.register(form);
+        if (!res.token || !res.user) {
+          setError(res.msg || 'Failed to sign up. Please try again.');
+          return false;
+        }
+        finish(res.token, res.user);
+        return true;
+      } catch (err) {
+        if (err instanceof ApiCallError) {
+          setError(err.message);
+          setFieldErrors(err.errors);
+        } else setError('Internal server error');
+        return false;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [finish],
+  );
+
+  const logout = useCallback(() => {
+    clearSession();
+    setToken(null);
+    setUserState(null);
+    navigate('/signin');
+  }, [navigate]);
+
+  const validate = useCallback(async () => {
+    const t = getToken();
+    if (!t) return;
+    const { status, body } = await authApi.validate(t);
+    if (status === 401) {
+      clearSession();
+      setToken(null);
+      setUserState(null);
+      navigate('/signin', { replace: true });
+      return;
+    }
+    if (status < 200 || status >= 300 || !body || !body.isvalid) {
+      setError(body?.msg || body?.err || 'Validate failed');
+      return;
+    }
+    if (body.user) {
+      storeUser(body.user);
+      setUserState(body.user);
+    }
+  }, [navigate]);
+
+  const setUser = useCallback((u: UserDto) => {
+    storeUser(u);
+    setUserState(u);
+  }, []);
+
+  const clearFieldError = useCallback((field: string) => {
+    setFieldErrors((prev) => {
+      if (!(field in prev)) return prev;
+      const next = { ...prev };
+      delete next[field];
+      return next;
+    });
+  }, []);
+
+  const value = useMemo(
+    () => ({ user, token, loading, error, fieldErrors, login, register, logout, validate, setUser, clearFieldError }),
+    [user, token, loading, error, fieldErrors, login, register, logout, validate, setUser, clearFieldError],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}

@@ -1,0 +1,128 @@
+import type { ImportSkipped } from '@wa/shared';
+import { Upload } from 'lucide-react';
+import { type FormEvent, useRef, useState } from 'react';
+import { ApiCallError, upload } from '../../api/client';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card } from '../../components/page-breadcrumb';
+import { saveFile, toCsv } from '../../lib/download';
+
+export interface ImportCardProps {
+  /** e.g. /admin/phonenumber/import */
+  endpoint: string;
+  /** the word in the texts: 'nomor' or 'proxy' */
+  noun: string;
+  /** the skipped rows' key column: number or value */
+  keyColumn: 'number' | 'value';
+  csvColumns: readonly string[];
+  skippedFiles: { csv: string; json: string };
+  fallback: string;
+}
+
+const PREVIEW = 5;
+
+/**
+ * The upload card of §2 (phone numbers, proxies): .csv or .json only, the count registered, the
+ * first five skipped rows with the total, and the skipped list as CSV or JSON.
+ */
+export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles, fallback }: ImportCardProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ created: number; skipped: ImportSkipped[] } | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setResult(null);
+    if (!file) {
+      setError('File is required.');
+      return;
+    }
+    if (!/\.(csv|json)$/i.test(file.name)) {
+      setError('Only .csv and .json files are accepted.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await upload<{ created: unknown[]; skipped: ImportSkipped[] }>(endpoint, file, fallback);
+      setResult({ created: res.created.length, skipped: res.skipped });
+      setFile(null);
+      if (input.current) input.current.value = '';
+    } catch (err) {
+      setError(err instanceof ApiCallError ? err.message : fallback);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const keyOf = (s: ImportSkipped) =>
+    keyColumn === 'value' ? ((s as ImportSkipped & { value?: string }).value ?? s.number) : s.number;
+  const skippedRows: Record<string, unknown>[] = (result?.skipped ?? []).map((s) => ({ ...s, [keyColumn]: keyOf(s) }));
+
+  return (
+    <Card>
+      <h3 className="mb-4 text-lg font-semibold text-gray-800 dark:text-white/90">Upload File</h3>
+      <form onSubmit={submit} className="space-y-4" data-testid="import-form">
+        <input
+          ref={input}
+          type="file"
+          name="file"
+          accept=".csv,.json"
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          className="block w-full cursor-pointer rounded-lg border border-gray-300 text-sm text-gray-600 file:mr-4 file:cursor-pointer file:border-0 file:bg-gray-100 file:px-4 file:py-3 file:text-sm file:font-medium file:text-gray-700 dark:border-gray-700 dark:text-gray-400 dark:file:bg-white/5 dark:file:text-gray-300"
+        />
+        <p className="text-xs text-gray-500 dark:text-gray-400">Format .csv atau .json</p>
+        <Button type="submit" disabled={busy}>
+          <Upload size={16} /> {busy ? 'Uploading...' : 'Upload File'}
+        </Button>
+      </form>
+      <div className="mt-4 space-y-4">
+        {error && <Alert tone="error">{error}</Alert>}
+        {result && (
+          <Alert tone="success">
+            Total {result.created} {noun}, berhasil didaftarkan.
+          </Alert>
+        )}
+        {result && result.skipped.length > 0 && (
+          <div data-testid="skipped">
+            <h4 className="mb-2 text-sm font-semibold text-gray-800 dark:text-white/90">
+              Daftar {noun} yang dilewatkan
+            </h4>
+            <ul className="space-y-1 text-sm text-gray-700 dark:text-gray-300">
+              {skippedRows.slice(0, PREVIEW).map((s, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a fixed preview list
+                <li key={i} data-testid="skipped-row">
+                  <span className="font-medium">{String(s[keyColumn] ?? '') || '(kosong)'}</span>
+                  {s.name ? ` — ${String(s.name)}` : ''} <span className="text-gray-500">({String(s.reason)})</span>
+                </li>
+              ))}
+            </ul>
+            {result.skipped.length > PREVIEW && (
+              <p className="mt-2 text-sm text-gray-500 dark:text-gray-400">
+                ...total {result.skipped.length} {noun}. Download file untuk selengkapnya.
+              </p>
+            )}
+            <div className="mt-3 flex flex-wrap gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => saveFile(skippedFiles.csv, toCsv(skippedRows, csvColumns), 'text/csv')}
+              >
+                Download CSV
+              </Button>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => saveFile(skippedFiles.json, JSON.stringify(skippedRows, null, 2), 'application/json')}
+              >
+                Download JSON
+              </Button>
+            </div>
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import { canOpen, normalizeRole } from '@wa/shared';
+import { type ReactNode, useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { Alert } from '../../components/alert';
+import { getToken } from '../../lib/cookies';
+import { useAuth } from '../auth/auth-context';
+import { Header } from './header';
+import { Sidebar } from './sidebar';
+import { SidebarProvider, useSidebar } from './sidebar-context';
+
+function Shell({ children }: { children: ReactNode }) {
+  const { user, error } = useAuth();
+  const { isExpanded, isHovered, isMobileOpen, closeMobile } = useSidebar();
+  const role = normalizeRole(user?.role);
+  if (!user || !role) return null;
+  return (
+    <div className="min-h-screen xl:flex">
+      <Sidebar role={role} />
+      {isMobileOpen && (
+        <button
+          type="button"
+          aria-label="Close menu"
+          className="fixed inset-0 z-40 bg-gray-900/50 lg:hidden"
+          onClick={closeMobile}
+        />
+      )}
+      <div
+        className={`flex-1 transition-all duration-300 ease-in-out ${
+          isExpanded || isHovered ? 'lg:ml-[290px]' : 'lg:ml-[90px]'
+        }`}
+      >
+        <Header user={user} />
+        <main className="mx-auto max-w-(--breakpoint-2xl) p-4 md:p-6">
+          {error && (
+            <div className="mb-4">
+              <Alert tone="error">{error}</Alert>
+            </div>
+          )}
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Every signed-in screen: no token goes to /signin; the token is validated once on load (a 401
+ * logs out silently); each route change scrolls to the top.
+ */
+export function AppLayout() {
+  const { user, validate } = useAuth();
+  const location = useLocation();
+  const token = getToken();
+
+  useEffect(() => {
+    if (token) void validate();
+  }, [token, validate]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every route change scrolls to the top (§2)
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location.pathname]);
+
+  if (!token || !user || !normalizeRole(user.role)) return <Navigate to="/signin" replace />;
+  return (
+    <SidebarProvider>
+      <Shell>
+        <Outlet />
+      </Shell>
+    </SidebarProvider>
+  );
+}
+
+/** Lets through only the roles of the route table (§2); others go to /not-authorized. */
+export function RoleGuard({ path, children }: { path: string; children: ReactNode }) {
+  const { user } = useAuth();
+  const role = normalizeRole(user?.role);
+  if (!role) return <Navigate to="/signin" replace />;
+  if (!canOpen(role, path)) return <Navigate to="/not-authorized" replace />;
+  return <>{children}</>;
+}

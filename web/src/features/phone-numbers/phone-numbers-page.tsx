@@ -1,0 +1,111 @@
+import type { PhoneNumberDto } from '@wa/shared';
+import { Plus, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ApiCallError } from '../../api/client';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { StatusBadge } from '../../components/status-badge';
+import { streamDownload } from '../../lib/download';
+import { useListPage } from '../../lib/use-list-page';
+import { phoneNumbersApi } from './api';
+
+function when(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString('id-ID') : '-';
+}
+
+/** /phonenumber (§2 Phone numbers): the target list with export, sync and delete. */
+export function PhoneNumbersPage() {
+  const list = useListPage(phoneNumbersApi.page);
+  const [deleting, setDeleting] = useState<Set<number>>(new Set());
+  const [message, setMessage] = useState<string | null>(null);
+
+  const remove = async (id: number) => {
+    setDeleting((d) => new Set(d).add(id));
+    try {
+      const res = await phoneNumbersApi.remove(id);
+      list.remove((r) => r.id === res.id);
+    } catch (err) {
+      setMessage(err instanceof ApiCallError ? err.message : 'Network error. Please try again.');
+    } finally {
+      setDeleting((d) => {
+        const n = new Set(d);
+        n.delete(id);
+        return n;
+      });
+    }
+  };
+  const exportAs = (format: 'csv' | 'json') => {
+    if (list.total === 0) {
+      window.alert('No phone numbers to export.');
+      return;
+    }
+    streamDownload(`/api/admin/phonenumber/export?format=${format}`);
+  };
+
+  const columns: Column<PhoneNumberDto>[] = [
+    {
+      header: 'Phone Number',
+      cell: (r) => (
+        <span className="font-medium text-gray-800 dark:text-white/90">
+          {r.number}
+          {r.in_use === 1 && <span className="ml-1 text-xs text-yellow-600"> (In Use)</span>}
+        </span>
+      ),
+    },
+    { header: 'Name', cell: (r) => r.name || '-' },
+    { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+    { header: 'Jumlah Berhasil', cell: (r) => r.count_success },
+    { header: 'Jumlah Gagal', cell: (r) => r.count_fail },
+    { header: 'Terakhir Terkirim', cell: (r) => when(r.last_sent) },
+    {
+      header: 'Action',
+      cell: (r) =>
+        deleting.has(r.id) ? (
+          <span className="text-gray-500">Deleting...</span>
+        ) : (
+          <div className="flex gap-2">
+            <Link to={`/phonenumber/edit?id=${r.id}`} className="text-brand-500 hover:underline">
+              Edit
+            </Link>
+            <button type="button" onClick={() => remove(r.id)} className="text-red-500 hover:underline">
+              Delete
+            </button>
+          </div>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <PageBreadcrumb title="Daftar Phone Number" />
+      <div className="mb-4 flex flex-wrap items-center gap-2">
+        <Link to="/phonenumber/create">
+          <Button size="sm">
+            <Plus size={16} /> Tambah
+          </Button>
+        </Link>
+        <Button size="sm" variant="outline" onClick={() => exportAs('csv')}>
+          Export CSV
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => exportAs('json')}>
+          Export JSON
+        </Button>
+        <Button size="sm" variant="outline" onClick={list.refresh} aria-label="Sync">
+          <RefreshCw size={16} className={list.syncing ? 'animate-spin' : ''} />
+          {list.syncing ? 'Menyinkronkan data...' : 'Sync'}
+        </Button>
+        <span className="ml-auto text-sm text-gray-500 dark:text-gray-400">{list.total} nomor</span>
+      </div>
+      {(list.error || message) && (
+        <div className="mb-4">
+          <Alert tone="error">{list.error ?? message}</Alert>
+        </div>
+      )}
+      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
+      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+    </>
+  );
+}

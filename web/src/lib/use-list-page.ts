@@ -1,0 +1,67 @@
+import { REFRESH_DELAY_MS } from '@wa/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ApiCallError } from '../api/client';
+
+export interface PagedResult<T> {
+  data: T[];
+  meta: { page: number; totalPages: number; total: number };
+}
+
+/**
+ * A server-paged list whose page lives in ?page= (§9). `refresh` waits the spec's 1 s while
+ * showing the syncing flag, then refetches; `remove` drops a row once the server confirmed it.
+ */
+export function useListPage<T>(fetchPage: (page: number, search: string) => Promise<PagedResult<T>>, search = '') {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [rows, setRows] = useState<T[]>([]);
+  const [totalPages, setTotalPages] = useState(1);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [syncing, setSyncing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick asks for a refetch
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    fetchPage(page, search)
+      .then((res) => {
+        if (!live) return;
+        setRows(res.data);
+        setTotalPages(res.meta.totalPages);
+        setTotal(res.meta.total);
+        setError(null);
+      })
+      .catch((err) => live && setError(err instanceof ApiCallError ? err.message : 'Internal server error'))
+      .finally(() => {
+        if (!live) return;
+        setLoading(false);
+        setSyncing(false);
+      });
+    return () => {
+      live = false;
+    };
+  }, [page, search, tick, fetchPage]);
+
+  const setPage = useCallback(
+    (p: number) => {
+      const next = new URLSearchParams(params);
+      next.set('page', String(p));
+      setParams(next);
+    },
+    [params, setParams],
+  );
+  const refresh = useCallback(() => {
+    setSyncing(true);
+    setTimeout(() => setTick((t) => t + 1), REFRESH_DELAY_MS);
+  }, []);
+  const remove = useCallback((match: (row: T) => boolean) => {
+    setRows((rs) => rs.filter((r) => !match(r)));
+    setTotal((t) => Math.max(0, t - 1));
+  }, []);
+
+  return { page, rows, totalPages, total, loading, syncing, error, setPage, refresh, remove };
+}

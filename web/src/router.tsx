@@ -1,0 +1,74 @@
+import { ROUTE_ROLES } from '@wa/shared';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { AuthProvider } from './features/auth/auth-context';
+import { ReferralCapture } from './features/auth/referral-capture';
+import { SignInPage } from './features/auth/sign-in-page';
+import { SignUpPage } from './features/auth/sign-up-page';
+import { DashboardPage } from './features/dashboard/dashboard-page';
+import { NotAuthorizedPage } from './features/errors/not-authorized-page';
+import { NotFoundPage } from './features/errors/not-found-page';
+import { AppLayout, RoleGuard } from './features/layout/app-layout';
+import { LevelFormPage } from './features/levels/level-form-page';
+import { LevelsPage } from './features/levels/levels-page';
+import { MemberEditPage } from './features/members/member-edit-page';
+import { MembersPage } from './features/members/members-page';
+import { PhoneNumberCreatePage } from './features/phone-numbers/phone-number-create-page';
+import { PhoneNumberEditPage } from './features/phone-numbers/phone-number-edit-page';
+import { PhoneNumbersPage } from './features/phone-numbers/phone-numbers-page';
+import { ProfilePage } from './features/profile/profile-page';
+import { ProxiesPage } from './features/proxies/proxies-page';
+import { ProxyCreatePage } from './features/proxies/proxy-create-page';
+import { ProxyEditPage } from './features/proxies/proxy-edit-page';
+import { SCREEN_TITLES, ScreenPage } from './features/screens/screen-page';
+import { SettingsPage } from './features/settings/settings-page';
+import { TemplateFormPage } from './features/templates/template-form-page';
+import { TemplatesPage } from './features/templates/templates-page';
+
+function Root() {
+  return (
+    <AuthProvider>
+      <ReferralCapture />
+      <Outlet />
+    </AuthProvider>
+  );
+}
+
+const PAGES: Record<string, React.ReactNode> = {
+  '/': <DashboardPage />,
+  '/dashboard': <DashboardPage />,
+  '/profile': <ProfilePage />,
+  '/phonenumber': <PhoneNumbersPage />,
+  '/phonenumber/create': <PhoneNumberCreatePage />,
+  '/phonenumber/edit': <PhoneNumberEditPage />,
+  '/proxy': <ProxiesPage />,
+  '/proxy/create': <ProxyCreatePage />,
+  '/proxy/edit': <ProxyEditPage />,
+  '/level': <LevelsPage />,
+  '/level/create': <LevelFormPage />,
+  '/level/edit': <LevelFormPage />,
+  '/settings': <SettingsPage />,
+  '/member': <MembersPage />,
+  '/member/edit': <MemberEditPage />,
+  '/message': <TemplatesPage />,
+  '/message/create': <TemplateFormPage />,
+  '/message/edit': <TemplateFormPage />,
+};
+
+/** Every protected screen of the route table, each behind its role guard. */
+const protectedRoutes: RouteObject[] = Object.keys(ROUTE_ROLES).map((path) => ({
+  path,
+  element: <RoleGuard path={path}>{PAGES[path] ?? <ScreenPage title={SCREEN_TITLES[path] ?? path} />}</RoleGuard>,
+}));
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    children: [
+      { path: '/signin', element: <SignInPage /> },
+      { path: '/signup', element: <SignUpPage /> },
+      { path: '/not-authorized', element: <NotAuthorizedPage /> },
+      { element: <AppLayout />, children: protectedRoutes },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

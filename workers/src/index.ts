@@ -1,0 +1,2 @@
+export { type JobContext, registerJobs } from './jobs/registry';
+export { type RunningWorker, startWorker } from './worker';

@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from '@wa/server/config';
+import { createLogger } from '@wa/server/logger';
+import { startWorker } from './worker';
+
+/** `npm run worker`: a job-taking process; SIGTERM lets the jobs in flight finish first. */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    worker = await startWorker(config, log);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'worker stopping');
+    worker
+      .close()
+      .then(() => process.exit(0))
+      .catch((err) => {
+        log.error({ err }, 'worker did not stop cleanly');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main();

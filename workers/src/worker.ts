@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Config } from '@wa/server/config';
+import { openDatabase } from '@wa/server/db/client';
+import { createInfra } from '@wa/server/jobs/index';
+import type { Logger } from '@wa/server/logger';
+import { registerJobs } from './jobs/registry';
+
+export interface RunningWorker {
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a worker: opens the database (migrating it if this process is first), registers every
+ * job handler on the queue and starts taking jobs from Redis.
+ */
+export async function startWorker(config: Config, log: Logger): Promise<RunningWorker> {
+  if (!config.redisUrl) {
+    throw new Error(
+      'REDIS_URL is not set: without Redis, jobs run inside the API process (npm start) and a separate worker has nothing to take.',
+    );
+  }
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+  });
+  const { queue, bus } = createInfra(config.redisUrl, log);
+  const names = registerJobs(queue, { db: database.db, bus, log });
+  await queue.start();
+  log.info({ jobs: names, database: database.kind }, 'worker ready');
+  return {
+    close: async () => {
+      // BullMQ's close waits for the jobs in flight to finish
+      await queue.close();
+      await bus.close();
+      await database.close();
+    },
+  };
+}
