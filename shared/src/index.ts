@@ -9,4 +9,5 @@ export * from './contract/settings';
 export * from './contract/templates';
 export * from './contract/users';
 export * from './format';
+export * from './realtime';
 export * from './routes';
