@@ -13,6 +13,9 @@ export function formatRupiah(value: number | null | undefined): string {
   return rupiah.format(Math.round(Number(value ?? 0))).replace(/\u00a0/g, ' ');
 }
 
+const FAST_LOCAL = /^0\d{7,13}$/;
+const FAST_INTL = /^62\d{7,13}$/;
+
 /**
  * Normalises an Indonesian phone number to the 62 prefix: strips spaces, dashes, dots, brackets
  * and a leading +; 08… becomes 628…, 8… becomes 628…. Returns null when the result is not a
@@ -20,6 +23,11 @@ export function formatRupiah(value: number | null | undefined): string {
  */
 export function normalizePhone(input: string | number | null | undefined): string | null {
   if (input === null || input === undefined) return null;
+  // the common shapes first, without building intermediate strings (imports run this a million times)
+  if (typeof input === 'string') {
+    if (FAST_LOCAL.test(input)) return `62${input.slice(1)}`;
+    if (FAST_INTL.test(input)) return input;
+  }
   let s = String(input)
     .trim()
     .replace(/[\s\-.()]/g, '');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -7,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -55,4 +57,45 @@ export async function openDatabase(opts: { databaseUrl: string | null; pgliteDir
 export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** A connection that runs plain SQL inside one transaction, on either driver. */
+export interface RawTx {
+  kind: 'pglite' | 'postgres';
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  /** PostgreSQL only: a COPY … FROM STDIN stream on this connection */
+  copyFrom?(text: string): Writable;
+}
+
+/**
+ * Runs `work` in a transaction on one raw connection of `db`, for bulk paths that need COPY or
+ * cursors (drizzle's transaction hides the client). Commits when `work` resolves.
+ */
+export async function withRawTransaction<T>(db: Db, work: (tx: RawTx) => Promise<T>): Promise<T> {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof PGlite) {
+    return client.transaction(async (t) =>
+      work({
+        kind: 'pglite',
+        query: async <R>(text: string, params?: unknown[]) => (await t.query<R>(text, params)).rows,
+      }),
+    );
+  }
+  const pool = client as pg.Pool;
+  const conn = await pool.connect();
+  try {
+    await conn.query('begin');
+    const result = await work({
+      kind: 'postgres',
+      query: async <R>(text: string, params?: unknown[]) => (await conn.query(text, params as unknown[])).rows as R[],
+      copyFrom: (text: string) => conn.query(copyFrom(text)),
+    });
+    await conn.query('commit');
+    return result;
+  } catch (err) {
+    await conn.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    conn.release();
+  }
 }

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { ImportSkipped } from '@wa/shared';
-import { sql } from 'drizzle-orm';
 import type { Response } from 'express';
-import { type Db, rows } from '../db/client';
+import { type Db, type RawTx, withRawTransaction } from '../db/client';
 import { AppError, badRequest } from '../http/errors';
 import { writeChunk } from '../http/stream';
 import { ImportFileError } from './json-stream';
-import { readRecords } from './records';
+import { readRecordBatches } from './records';
 import type { ImportFile } from './upload';
 
 /** What one target table needs from the importer. Identifiers are constants, never user input. */
@@ -35,6 +34,10 @@ export interface BulkOutcome {
 }
 
 const BATCH = 20_000;
+/** every DTO starts with its id, so a created row's JSON is this head, the id, and a tail */
+const ID_HEAD = '{"id":0,';
+/** PGlite builds a large import faster by loading the heap first and indexing after */
+const REBUILD_MIN_ROWS = 100_000;
 
 /** A temp file of JSON items separated by commas, ready to be sent as the inside of an array. */
 class ItemFile {
@@ -57,6 +60,48 @@ class ItemFile {
   }
 }
 
+/**
+ * The rows that may be created, as `pos<TAB>json-tail` lines written while the file is parsed:
+ * once the ids are known, each line becomes `{"id":N,<tail>`, without reading rows back.
+ */
+class CandidateFile {
+  readonly path: string;
+  private readonly out: WriteStream;
+  private buf = '';
+  constructor(dir: string) {
+    this.path = path.join(dir, 'candidates.txt');
+    this.out = createWriteStream(this.path);
+  }
+  /** buffers a line; returns a promise only when the buffer was handed to the file */
+  add(pos: number, tail: string): Promise<void> | undefined {
+    this.buf += `${pos}\t${tail}\n`;
+    if (this.buf.length < 1 << 18) return undefined;
+    const chunk = this.buf;
+    this.buf = '';
+    if (this.out.write(chunk)) return undefined;
+    return new Promise<void>((r) => this.out.once('drain', () => r()));
+  }
+  close(): Promise<void> {
+    const chunk = this.buf;
+    this.buf = '';
+    return new Promise((resolve, reject) =>
+      this.out.end(chunk, (err?: Error | null) => (err ? reject(err) : resolve())),
+    );
+  }
+  async *lines(): AsyncGenerator<{ pos: number; tail: string }[]> {
+    let rest = '';
+    for await (const chunk of createReadStream(this.path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      const text = rest + (chunk as string);
+      const parts = text.split('\n');
+      rest = parts.pop() ?? '';
+      yield parts.map((line) => {
+        const tab = line.indexOf('\t');
+        return { pos: Number(line.slice(0, tab)), tail: line.slice(tab + 1) };
+      });
+    }
+  }
+}
+
 async function pipeInto(res: Response, file: string) {
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
     if (res.destroyed) return;
@@ -64,166 +109,288 @@ async function pipeInto(res: Response, file: string) {
   }
 }
 
+/** whether a target's DTO JSON starts with `{"id":0,` so candidate lines can be completed by id */
+function idHeadFits(target: BulkTarget): boolean {
+  const sample = target.columns.map(() => 'x');
+  return JSON.stringify(target.toDto(0, sample)).startsWith(ID_HEAD);
+}
+
+/** COPY text format: backslash, tab, newline and carriage return are escaped */
+function copyText(v: string): string {
+  return /[\\\t\n\r]/.test(v)
+    ? v.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
+    : v;
+}
+
+/** One row of the staging table: file position, the target's columns, and why it is skipped. */
+type StagedRow = { pos: number; values: string[]; reason: string | null; key: string | null };
+
+/** Fills the session's staging table: COPY on PostgreSQL, `unnest` batches on PGlite. */
+function stagingWriter(tx: RawTx, columns: readonly string[]) {
+  const names = ['pos', ...columns, 'reason', 'k'];
+  if (tx.copyFrom) {
+    const stream = tx.copyFrom(`copy import_rows (${names.join(', ')}) from stdin`);
+    let failed: unknown = null;
+    stream.on('error', (err) => {
+      failed = err;
+    });
+    let buf = '';
+    const NULL = '\\N';
+    const flushBuf = async () => {
+      if (failed) throw failed;
+      const chunk = buf;
+      buf = '';
+      if (chunk && !stream.write(chunk)) {
+        await new Promise<void>((resolve, reject) => {
+          stream.once('drain', () => resolve());
+          stream.once('error', reject);
+        });
+      }
+    };
+    return {
+      /** ends the COPY with an error, so the connection leaves COPY mode and can roll back */
+      abort(err: Error) {
+        if (!stream.destroyed) stream.destroy(err);
+      },
+      add(r: StagedRow): Promise<void> | undefined {
+        let line = String(r.pos);
+        for (const v of r.values) line += `\t${copyText(v)}`;
+        line += `\t${r.reason === null ? NULL : copyText(r.reason)}\t${r.key === null ? NULL : copyText(r.key)}\n`;
+        buf += line;
+        return buf.length > 1 << 18 ? flushBuf() : undefined;
+      },
+      async end() {
+        await flushBuf();
+        await new Promise<void>((resolve, reject) => {
+          if (failed) return reject(failed);
+          stream.once('error', reject);
+          stream.once('finish', () => resolve());
+          stream.end();
+        });
+      },
+    };
+  }
+  let batch: StagedRow[] = [];
+  const types = names.map((n) => (n === 'pos' ? 'int[]' : 'text[]'));
+  const insert = `insert into import_rows (${names.join(', ')}) select * from unnest(${types
+    .map((t, i) => `$${i + 1}::${t}`)
+    .join(', ')})`;
+  const flushBatch = async () => {
+    if (!batch.length) return;
+    const rowsIn = batch;
+    batch = [];
+    await tx.query(insert, [
+      rowsIn.map((r) => r.pos),
+      ...columns.map((_, c) => rowsIn.map((r) => r.values[c] ?? '')),
+      rowsIn.map((r) => r.reason),
+      rowsIn.map((r) => r.key),
+    ]);
+  };
+  return {
+    abort(_err: Error) {
+      batch = [];
+    },
+    add(r: StagedRow): Promise<void> | undefined {
+      batch.push(r);
+      return batch.length >= BATCH ? flushBatch() : undefined;
+    },
+    end: flushBatch,
+  };
+}
+
+/** Reads a query through an SQL cursor, BATCH rows at a time (works on PGlite and PostgreSQL). */
+async function* cursorRows<T>(tx: RawTx, name: string, text: string): AsyncGenerator<T[]> {
+  await tx.query(`declare ${name} no scroll cursor for ${text}`);
+  try {
+    for (;;) {
+      const batch = await tx.query<T>(`fetch ${BATCH} from ${name}`);
+      if (!batch.length) return;
+      yield batch;
+    }
+  } finally {
+    await tx.query(`close ${name}`);
+  }
+}
+
 /**
  * Imports a CSV or JSON file into `target` in one transaction: rows that are not valid, repeat
  * an earlier row of the file, or already exist are skipped with a reason; the rest are inserted
- * in file order. Memory holds only the keys seen (for in-file duplicates) and one batch; the
- * created and skipped rows go to temp files under `tmpRoot` and are streamed back by `send`.
+ * in file order. The parsed rows go through a temporary staging table (COPY on PostgreSQL), the
+ * existing keys are removed from it with one join, and the rest is inserted with one statement.
+ * Memory holds only the keys seen (for in-file duplicates); the created and skipped rows are
+ * read back through cursors into temp files under `tmpRoot` and streamed back by `send`.
  */
 export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, tmpRoot: string): Promise<BulkOutcome> {
   const dir = path.join(tmpRoot, `import-${Date.now()}-${randomBytes(4).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
   const created = new ItemFile(dir, 'created.json');
+  const candidates = new CandidateFile(dir);
   const skipped = new ItemFile(dir, 'skipped.json');
   const discard = () => rmSync(dir, { recursive: true, force: true });
-  let records = 0;
+  const { table, key, columns } = target;
+  const cols = columns.join(', ');
+  const valueCols = columns.map((c) => `i.${c}`).join(', ');
 
-  const skipItem = (
-    values: Partial<Record<string, string>>,
-    reason: string,
-    id: number | null = null,
-    status?: string,
-  ) => {
-    const item: ImportSkipped = {
-      number: values[target.key] ?? '',
-      name: values.name ?? '',
-      status: status ?? values.status ?? '',
-      id,
-      reason,
-    };
-    if (target.key === 'value') (item as unknown as Record<string, unknown>).value = values.value ?? '';
-    return item;
+  const t0 = Date.now();
+  const mark = (what: string) => {
+    if (process.env.IMPORT_PROFILE) console.error(`[import] ${what} at ${Date.now() - t0} ms`);
   };
-  // skips of the current batch, by position in the file, so the skipped list keeps file order
-  let pendingSkips: { pos: number; item: ImportSkipped; key?: string }[] = [];
-  const skip = (pos: number, ...args: Parameters<typeof skipItem>) => {
-    pendingSkips.push({ pos, item: skipItem(...args) });
-  };
-
-  const tbl = sql.raw(target.table);
-  const key = sql.raw(target.key);
-  const cols = sql.raw(target.columns.join(', '));
-  const unnestArgs = (batch: string[][]) =>
-    sql.join(
-      target.columns.map((_, c) => sql`${sql.param(batch.map((r) => r[c]))}::text[]`),
-      sql`, `,
-    );
-
-  /** In-file duplicates point at the row that holds their number: found or inserted by now. */
-  const resolveOwners = async (tx: Db, skips: { item: ImportSkipped; key?: string }[]) => {
-    const keys = skips.filter((s) => s.key !== undefined).map((s) => s.key as string);
-    if (!keys.length) return;
-    const found = await rows<{ id: number; k: string; status: string }>(
-      tx,
-      sql`select id, ${key} as k, status from ${tbl} where ${key} = any(${sql.param(keys)}::text[])`,
-    );
-    const byKey = new Map(found.map((f) => [f.k, f]));
-    for (const s of skips) {
-      const f = s.key === undefined ? undefined : byKey.get(s.key);
-      if (f) {
-        s.item.id = f.id;
-        s.item.status = f.status;
-      }
-    }
-  };
-
   try {
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${target.lockKey})`);
+    await withRawTransaction(db, async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [target.lockKey]);
+      await tx.query(
+        `create temp table import_rows (pos int not null, ${columns.map((c) => `${c} text`).join(', ')}, reason text, k text) on commit drop`,
+      );
+      const staging = stagingWriter(tx, columns);
       const seen = new Set<string>();
-      let batch: string[][] = [];
-      let positions: number[] = [];
-
-      const flush = async () => {
-        const skips = pendingSkips;
-        pendingSkips = [];
-        if (!batch.length) {
-          await resolveOwners(tx, skips);
-          await skipped.write(skips.map((s) => JSON.stringify(s.item)));
-          return;
-        }
-        const rowsIn = batch;
-        const rowPos = positions;
-        batch = [];
-        positions = [];
-        // probe by index for rows that exist already, then insert the rest in file order
-        const found = await rows<{ id: number; k: string; status: string }>(
-          tx,
-          sql`select id, ${key} as k, status from ${tbl} where ${key} = any(${sql.param(rowsIn.map((r) => r[0]))}::text[])`,
-        );
-        const dups = new Map<string, [number, string]>();
-        for (const f of found) dups.set(f.k, [f.id, f.status]);
-        const fresh = rowsIn.filter((r) => !dups.has(r[0]));
-        const [res] = fresh.length
-          ? await rows<{ lo: number | null; hi: number | null; n: number }>(
-              tx,
-              sql`with ins as (
-                    insert into ${tbl} (${cols})
-                    select ${cols} from unnest(${unnestArgs(fresh)}) with ordinality as u(${cols}, ord)
-                    order by ord
-                    returning id
-                  )
-                  select min(id) as lo, max(id) as hi, count(*)::int as n from ins`,
-            )
-          : [{ lo: null, hi: null, n: 0 }];
-        let ids: number[] | null = null;
-        if (res.n !== fresh.length) throw new Error(`import inserted ${res.n} rows, expected ${fresh.length}`);
-        if (res.n && (res.hi ?? 0) - (res.lo ?? 0) + 1 !== res.n) {
-          // ids not contiguous (should not happen under the lock): look them up
-          const found = await rows<{ id: number; k: string }>(
-            tx,
-            sql`select id, ${key} as k from ${tbl} where ${key} = any(${sql.param(fresh.map((r) => r[0]))}::text[])`,
-          );
-          const byKey = new Map(found.map((f) => [f.k, f.id]));
-          ids = fresh.map((r) => byKey.get(r[0]) ?? 0);
-        }
-        rowsIn.forEach((r, i) => {
-          const d = dups.get(r[0]);
-          if (d) {
-            const values: Record<string, string> = {};
-            target.columns.forEach((c, k) => {
-              values[c] = r[k];
-            });
-            skips.push({ pos: rowPos[i], item: skipItem(values, 'Already registered', d[0], d[1]) });
+      let records = 0;
+      let fresh = 0;
+      const raw = (fields: Record<string, string>) => columns.map((c) => fields[c] ?? '');
+      try {
+        for await (const recs of readRecordBatches(file, columns))
+          for (const rec of recs) {
+            records++;
+            if (rec.error) {
+              await staging.add({ pos: records, values: raw(rec.fields), reason: rec.error, key: null });
+              continue;
+            }
+            const norm = target.normalize(rec.fields);
+            if ('reason' in norm) {
+              await staging.add({ pos: records, values: raw(rec.fields), reason: norm.reason, key: null });
+              continue;
+            }
+            const k = norm.values[0] ?? '';
+            if (seen.has(k)) {
+              await staging.add({ pos: records, values: norm.values, reason: 'Duplicate in file', key: k });
+              continue;
+            }
+            seen.add(k);
+            fresh++;
+            const tail = JSON.stringify(target.toDto(0, norm.values));
+            const wait = candidates.add(records, tail.startsWith(ID_HEAD) ? tail.slice(ID_HEAD.length) : tail);
+            if (wait) await wait;
+            const staged = staging.add({ pos: records, values: norm.values, reason: null, key: null });
+            if (staged) await staged;
           }
-        });
-        skips.sort((a, b) => a.pos - b.pos);
-        const lo = res.lo ?? 0;
-        await created.write(fresh.map((r, k) => JSON.stringify(target.toDto(ids ? ids[k] : lo + k, r))));
-        await resolveOwners(tx, skips);
-        await skipped.write(skips.map((s) => JSON.stringify(s.item)));
-      };
-
-      for await (const rec of readRecords(file, target.columns)) {
-        records++;
-        if (rec.error) {
-          skip(records, rec.fields, rec.error);
-          continue;
-        }
-        const norm = target.normalize(rec.fields);
-        if ('reason' in norm) {
-          skip(records, rec.fields, norm.reason);
-          continue;
-        }
-        const k = norm.values[0];
-        if (seen.has(k)) {
-          const values: Record<string, string> = {};
-          target.columns.forEach((c, i) => {
-            values[c] = norm.values[i];
-          });
-          skip(records, values, 'Duplicate in file');
-          pendingSkips[pendingSkips.length - 1].key = k;
-          continue;
-        }
-        seen.add(k);
-        batch.push(norm.values);
-        positions.push(records);
-        if (batch.length >= BATCH || pendingSkips.length >= BATCH) await flush();
+      } catch (err) {
+        staging.abort(err instanceof Error ? err : new Error(String(err)));
+        throw err;
       }
+      await staging.end();
+      mark('staged');
+      seen.clear();
       if (records === 0) throw badRequest('The file is empty.');
-      await flush();
+
+      // rows whose key is registered already leave the staging table and become skips
+      await tx.query('analyze import_rows');
+      await tx.query(
+        `create temp table import_dups on commit drop as
+           select i.pos, ${valueCols}, p.id as dup_id, p.status as dup_status
+           from import_rows i join ${table} p on p.${key} = i.${key} where false`,
+      );
+      const dups = await tx.query<{ n: number }>(
+        `with d as (
+           delete from import_rows i using ${table} p
+           where i.reason is null and p.${key} = i.${key}
+           returning i.pos, ${valueCols}, p.id as dup_id, p.status as dup_status
+         ), ins as (insert into import_dups select * from d returning 1)
+         select count(*)::int as n from ins`,
+      );
+      fresh -= dups[0]?.n ?? 0;
+      mark('dups removed');
+
+      // a large load on PGlite: heap first, then the secondary indexes in one pass each
+      const rebuild: string[] = [];
+      if (fresh >= REBUILD_MIN_ROWS) {
+        const [{ n: existing } = { n: 0 }] = await tx.query<{ n: number }>(`select count(*)::int as n from ${table}`);
+        if (fresh > existing) {
+          const idx = await tx.query<{ indexname: string; indexdef: string }>(
+            `select indexname, indexdef from pg_indexes where schemaname = 'public' and tablename = $1
+               and indexname not in (select conname from pg_constraint where conrelid = $1::regclass)`,
+            [table],
+          );
+          for (const i of idx) {
+            await tx.query(`drop index "${i.indexname}"`);
+            rebuild.push(i.indexdef);
+          }
+          if (tx.kind === 'postgres') await tx.query(`set local maintenance_work_mem = '256MB'`);
+        }
+      }
+      const [ins = { lo: null, hi: null, n: 0 }] = fresh
+        ? await tx.query<{ lo: number | null; hi: number | null; n: number }>(
+            `with ins as (
+               insert into ${table} (${cols})
+               select ${cols} from import_rows where reason is null order by pos
+               returning id
+             ) select min(id) as lo, max(id) as hi, count(*)::int as n from ins`,
+          )
+        : [];
+      mark('inserted');
+      for (const def of rebuild) await tx.query(def);
+      mark('indexed');
+      if (ins.n !== fresh) throw new Error(`import inserted ${ins.n} rows, expected ${fresh}`);
+
+      // created rows, in file order; ids are contiguous under the lock, else they are looked up
+      await candidates.close();
+      const contiguous = !ins.n || (ins.hi ?? 0) - (ins.lo ?? 0) + 1 === ins.n;
+      if (contiguous && idHeadFits(target)) {
+        const dupPos = new Set<number>();
+        for await (const batch of cursorRows<{ pos: number }>(tx, 'import_dup_pos', 'select pos from import_dups')) {
+          for (const d of batch) dupPos.add(d.pos);
+        }
+        let nextId = ins.lo ?? 0;
+        for await (const lines of candidates.lines()) {
+          const out: string[] = [];
+          for (const l of lines) if (!dupPos.has(l.pos)) out.push(`{"id":${nextId++},${l.tail}`);
+          await created.write(out);
+        }
+      } else {
+        const createdSql = `select p.id, ${valueCols} from import_rows i join ${table} p on p.${key} = i.${key}
+             where i.reason is null order by i.pos`;
+        for await (const batch of cursorRows<Record<string, unknown>>(tx, 'import_created', createdSql)) {
+          await created.write(
+            batch.map((r) =>
+              JSON.stringify(
+                target.toDto(
+                  Number(r.id),
+                  columns.map((c) => String(r[c] ?? '')),
+                ),
+              ),
+            ),
+          );
+        }
+      }
+      mark('created written');
+      // skipped rows, in file order: invalid rows and in-file duplicates (pointing at the row that
+      // holds their key now), then the ones already registered
+      const skippedSql = `
+        select s.pos, ${columns.map((c) => `s.${c}`).join(', ')}, s.reason, p.id as dup_id, p.status as dup_status
+          from import_rows s left join ${table} p on s.k is not null and p.${key} = s.k
+          where s.reason is not null
+        union all
+        select d.pos, ${columns.map((c) => `d.${c}`).join(', ')}, 'Already registered', d.dup_id, d.dup_status
+          from import_dups d
+        order by pos`;
+      for await (const batch of cursorRows<Record<string, unknown>>(tx, 'import_skipped', skippedSql)) {
+        await skipped.write(
+          batch.map((r) => {
+            const item: ImportSkipped = {
+              number: String(r[key] ?? ''),
+              name: String(r.name ?? ''),
+              status: String(r.dup_status ?? r.status ?? ''),
+              id: r.dup_id === null || r.dup_id === undefined ? null : Number(r.dup_id),
+              reason: String(r.reason ?? ''),
+            };
+            if (key === 'value') (item as unknown as Record<string, unknown>).value = String(r.value ?? '');
+            return JSON.stringify(item);
+          }),
+        );
+      }
+      mark('skipped written');
     });
+    mark('committed');
   } catch (err) {
+    await candidates.close().catch(() => {});
     await created.close().catch(() => {});
     await skipped.close().catch(() => {});
     discard();

@@ -22,6 +22,14 @@ const QUOTE_IN_QUOTED = 3; // a quote inside a quoted field: doubled quote, or t
  * line cannot exhaust memory. Blank lines are skipped.
  */
 export async function* parseCsv(chunks: AsyncIterable<string>, maxRowChars = 64 * 1024): AsyncGenerator<CsvRow> {
+  for await (const rows of parseCsvBatches(chunks, maxRowChars)) yield* rows;
+}
+
+/** As `parseCsv`, but yields the rows of each chunk together: one await per chunk, not per row. */
+export async function* parseCsvBatches(
+  chunks: AsyncIterable<string>,
+  maxRowChars = 64 * 1024,
+): AsyncGenerator<CsvRow[]> {
   let state = FIELD_START;
   let fields: string[] = [];
   let field = '';
@@ -124,10 +132,10 @@ export async function* parseCsv(chunks: AsyncIterable<string>, maxRowChars = 64 
       }
       i = j + 1;
     }
-    for (const r of rows) yield r;
+    if (rows.length) yield rows;
   }
   if (state !== FIELD_START || field !== '' || fields.length) {
     const row = endRow();
-    if (row) yield row;
+    if (row) yield [row];
   }
 }

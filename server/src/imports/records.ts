@@ -1,4 +1,4 @@
-import { parseCsv } from './csv-stream';
+import { parseCsvBatches } from './csv-stream';
 import { parseJsonArray } from './json-stream';
 import type { ImportFile } from './upload';
 
@@ -24,11 +24,11 @@ function text(v: unknown): string {
  * column is read by header; otherwise its columns are taken in order. A JSON file is an array of
  * objects with those keys, or of plain values for the first column.
  */
-export async function* readRecords(file: ImportFile, columns: readonly string[]): AsyncGenerator<ImportRecord> {
+export async function* readRecordBatches(file: ImportFile, columns: readonly string[]): AsyncGenerator<ImportRecord[]> {
   if (file.ext === 'json') {
     for await (const item of parseJsonArray(file.text, MAX_ROW_CHARS)) {
       if (item.tooLong) {
-        yield { at: item.index, fields: {}, error: 'Row is too long' };
+        yield [{ at: item.index, fields: {}, error: 'Row is too long' }];
         continue;
       }
       const v = item.value;
@@ -36,39 +36,48 @@ export async function* readRecords(file: ImportFile, columns: readonly string[])
         const o = v as Record<string, unknown>;
         const fields: Record<string, string> = {};
         for (const c of columns) fields[c] = text(o[c]).trim();
-        yield { at: item.index, fields };
+        yield [{ at: item.index, fields }];
       } else if (typeof v === 'string' || typeof v === 'number') {
-        yield { at: item.index, fields: { [columns[0]]: String(v).trim() } };
+        yield [{ at: item.index, fields: { [columns[0]]: String(v).trim() } }];
       } else {
-        yield { at: item.index, fields: {}, error: 'Not a record' };
+        yield [{ at: item.index, fields: {}, error: 'Not a record' }];
       }
     }
     return;
   }
   let order: number[] | null = null;
-  for await (const row of parseCsv(file.text, MAX_ROW_CHARS)) {
-    if (row.tooLong) {
-      yield { at: row.line, fields: {}, error: 'Row is too long' };
-      continue;
-    }
-    if (order === null) {
-      const names = row.fields.map((f) =>
-        f
-          .replace(/^\ufeff/, '')
-          .trim()
-          .toLowerCase(),
-      );
-      if (names.includes(columns[0])) {
-        order = columns.map((c) => names.indexOf(c));
+  for await (const rows of parseCsvBatches(file.text, MAX_ROW_CHARS)) {
+    const out: ImportRecord[] = [];
+    for (const row of rows) {
+      if (row.tooLong) {
+        out.push({ at: row.line, fields: {}, error: 'Row is too long' });
         continue;
       }
-      order = columns.map((_, i) => i);
+      if (order === null) {
+        const names = row.fields.map((f) =>
+          f
+            .replace(/^\ufeff/, '')
+            .trim()
+            .toLowerCase(),
+        );
+        if (names.includes(columns[0])) {
+          order = columns.map((c) => names.indexOf(c));
+          continue;
+        }
+        order = columns.map((_, i) => i);
+      }
+      const fields: Record<string, string> = {};
+      for (let i = 0; i < columns.length; i++) {
+        const k = order[i];
+        fields[columns[i]] = k >= 0 && k < row.fields.length ? row.fields[k].trim() : '';
+      }
+      out.push({ at: row.line, fields });
     }
-    const fields: Record<string, string> = {};
-    for (let i = 0; i < columns.length; i++) {
-      const k = order[i];
-      fields[columns[i]] = k >= 0 && k < row.fields.length ? row.fields[k].trim() : '';
-    }
-    yield { at: row.line, fields };
+    if (out.length) yield out;
   }
+}
+
+/** The records of an import one by one (see `readRecordBatches`). */
+export async function* readRecords(file: ImportFile, columns: readonly string[]): AsyncGenerator<ImportRecord> {
+  for await (const batch of readRecordBatches(file, columns)) yield* batch;
 }
