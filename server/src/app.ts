@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import type { Db } from './db/client';
 import { authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { InProcessQueue, type JobQueue } from './jobs/queue';
 import type { Logger } from './logger';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
@@ -20,6 +21,9 @@ import { TemplatesService } from './modules/templates/templates.service';
 import { UsersRepo } from './modules/users/users.repo';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
+import { WhatsappService } from './modules/whatsapp/whatsapp.service';
+import { type EventBus, InProcessBus } from './realtime/bus';
 
 export interface AppDeps {
   db: Db;
@@ -29,6 +33,12 @@ export interface AppDeps {
   webDist?: string | null;
   /** DATA_DIR: uploads live under `${dataDir}/uploads` */
   dataDir: string;
+  /** live events and requests to the workers (in-process when absent) */
+  bus?: EventBus;
+  /** jobs for the workers (in-process when absent) */
+  queue?: JobQueue;
+  /** how long GET qr-new-client waits (§9: 120 s) */
+  qrTimeoutMs?: number;
 }
 
 /** The Express app without `listen`, so tests drive it directly. */
@@ -62,6 +72,13 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/setting', requireAuth, settingsRoutes(new SettingsService(deps.db)));
   const mediaDir = path.join(deps.dataDir, 'uploads/templates');
   api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
+  const bus = deps.bus ?? new InProcessBus();
+  const queue = deps.queue ?? new InProcessQueue();
+  api.use(
+    '/admin/whatsapp',
+    requireAuth,
+    whatsappRoutes(new WhatsappService(deps.db, queue, bus, { qrTimeoutMs: deps.qrTimeoutMs })),
+  );
   api.use(apiNotFound);
   app.use('/api', api);
   // uploaded media; an SVG can hold script, so it is served with a policy that runs none

@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Role } from '@wa/shared';
 import { createApp } from './app';
 import { ensureAdmin, ensureSettings } from './bootstrap';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config';
 import { openDatabase } from './db/client';
+import { createInfra } from './jobs/index';
 import { createLogger } from './logger';
+import { UsersRepo } from './modules/users/users.repo';
+import { attachHub } from './realtime/hub';
 
 /** config → migrate → bootstrap → listen. */
 async function main() {
@@ -38,15 +42,34 @@ async function main() {
     log.warn(admin.reason);
   }
 
+  const { queue, bus } = createInfra(config.redisUrl, log);
+  // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
+  let engine: { close(): Promise<void> } | null = null;
+  if (!config.redisUrl) {
+    // the composition root is the one place the API loads the engine (workers depends on server)
+    const { startEngine } = await import('@wa/workers');
+    engine = await startEngine({ config, db: database.db, queue, bus, log });
+    await queue.start();
+  }
+  const jwtSecret = resolveJwtSecret(config);
   const app = createApp({
     db: database.db,
-    jwtSecret: resolveJwtSecret(config),
+    jwtSecret,
     logger: log,
     webDist: config.webDist,
     dataDir: config.dataDir,
+    bus,
+    queue,
   });
   const server = app.listen(config.port, () => {
     log.info(`WA Blaster dashboard on http://localhost:${config.port}`);
+  });
+  const usersRepo = new UsersRepo(database.db);
+  const hub = attachHub(server, {
+    bus,
+    jwtSecret,
+    roleOf: async (id) => (await usersRepo.roleOf(id)) as Role | null,
+    log,
   });
   server.on('error', (err) => {
     log.fatal({ err }, 'could not listen');
@@ -55,10 +78,17 @@ async function main() {
 
   const shutdown = (signal: string) => {
     log.info({ signal }, 'shutting down');
-    server.close(() => {
-      database.close().finally(() => process.exit(0));
-    });
-    setTimeout(() => process.exit(0), 5000).unref();
+    server.close();
+    server.closeAllConnections();
+    void (async () => {
+      await hub.close().catch(() => {});
+      await engine?.close().catch(() => {});
+      await queue.close().catch(() => {});
+      await bus.close().catch(() => {});
+      await database.close().catch(() => {});
+      process.exit(0);
+    })();
+    setTimeout(() => process.exit(0), 8000).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -8,6 +8,7 @@ export * from './contract/proxies';
 export * from './contract/settings';
 export * from './contract/templates';
 export * from './contract/users';
+export * from './contract/whatsapp';
 export * from './format';
 export * from './realtime';
 export * from './routes';

@@ -3,7 +3,7 @@ import type { Config } from '@wa/server/config';
 import { openDatabase } from '@wa/server/db/client';
 import { createInfra } from '@wa/server/jobs/index';
 import type { Logger } from '@wa/server/logger';
-import { registerJobs } from './jobs/registry';
+import { startEngine } from './engine/index';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -24,13 +24,14 @@ export async function startWorker(config: Config, log: Logger): Promise<RunningW
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
   const { queue, bus } = createInfra(config.redisUrl, log);
-  const names = registerJobs(queue, { db: database.db, bus, log });
+  const engine = await startEngine({ config, db: database.db, queue, bus, log });
   await queue.start();
-  log.info({ jobs: names, database: database.kind }, 'worker ready');
+  log.info({ jobs: engine.jobs, database: database.kind, workerId: engine.host.workerId }, 'worker ready');
   return {
     close: async () => {
-      // BullMQ's close waits for the jobs in flight to finish
+      // BullMQ's close waits for the jobs in flight to finish; then the sessions are let go
       await queue.close();
+      await engine.close();
       await bus.close();
       await database.close();
     },

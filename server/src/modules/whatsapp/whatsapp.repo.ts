@@ -1,0 +1,228 @@
+import type { WhatsappDto } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, rows } from '../../db/client';
+import { likePattern } from '../../http/paging';
+
+interface Row {
+  id: number;
+  clientid: string;
+  user_id: number;
+  previous_device_id: string | null;
+  phonenumber: string | null;
+  pushname: string | null;
+  server: string | null;
+  serialized: string | null;
+  proxy_id: number | null;
+  reconnect: number;
+  interval: number | null;
+  state: string | null;
+  status: string;
+  count_success: number;
+  count_fail: number;
+  income: number | string;
+  suspended: boolean;
+  suspended_count: number;
+  created_at: Date | string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+}
+
+export function toWhatsappDto(r: Row): WhatsappDto {
+  const dto: WhatsappDto = {
+    id: r.id,
+    clientid: r.clientid,
+    deviceId: r.clientid,
+    userId: r.user_id,
+    user_id: r.user_id,
+    previousDeviceId: r.previous_device_id,
+    phonenumber: r.phonenumber,
+    pushname: r.pushname,
+    server: r.server,
+    serialized: r.serialized,
+    proxyId: r.proxy_id,
+    reconnect: r.reconnect,
+    interval: r.interval,
+    state: r.state as WhatsappDto['state'],
+    status: r.status === 'sending' ? 'sending' : 'idle',
+    count_success: Number(r.count_success),
+    count_fail: Number(r.count_fail),
+    income: Number(r.income),
+    suspended: r.suspended,
+    suspended_count: Number(r.suspended_count),
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+  if (r.firstname !== undefined) {
+    dto.User = { firstname: r.firstname ?? '', lastname: r.lastname ?? '', email: r.email ?? '' };
+  }
+  return dto;
+}
+
+const COLS = sql`w.id, w.clientid, w.user_id, w.previous_device_id, w.phonenumber, w.pushname, w.server,
+  w.serialized, w.proxy_id, w.reconnect, w.interval, w.state, w.status, w.count_success, w.count_fail,
+  w.income, w.suspended, w.suspended_count, w.created_at`;
+
+export interface ListFilter {
+  userId?: number;
+  /** only accounts that are connected (the `synced` choices of the blaster and tool forms) */
+  synced?: boolean;
+  search?: string;
+  status?: string;
+}
+
+function whereOf(f: ListFilter): SQL {
+  const parts: SQL[] = [];
+  if (f.userId !== undefined) parts.push(sql`w.user_id = ${f.userId}`);
+  if (f.synced) parts.push(sql`w.state = 'connected'`);
+  if (f.search) {
+    const p = likePattern(f.search);
+    parts.push(sql`(w.phonenumber ilike ${p} or w.pushname ilike ${p} or w.clientid ilike ${p})`);
+  }
+  if (f.status === 'sending') parts.push(sql`w.status = 'sending'`);
+  else if (f.status === 'unknown') parts.push(sql`(w.state = 'unknown' or w.state is null)`);
+  else if (f.status) parts.push(sql`w.state = ${f.status}`);
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
+}
+
+/** SQL for WhatsApp accounts; nothing else. */
+export class WhatsappRepo {
+  constructor(private readonly db: Db) {}
+
+  async byId(id: number): Promise<WhatsappDto | null> {
+    const [r] = await rows<Row>(this.db, sql`select ${COLS} from whatsapp_accounts w where w.id = ${id}`);
+    return r ? toWhatsappDto(r) : null;
+  }
+
+  async byClientId(clientid: string): Promise<WhatsappDto | null> {
+    const [r] = await rows<Row>(this.db, sql`select ${COLS} from whatsapp_accounts w where w.clientid = ${clientid}`);
+    return r ? toWhatsappDto(r) : null;
+  }
+
+  async byPhone(phonenumber: string, userId?: number): Promise<WhatsappDto | null> {
+    const owner = userId === undefined ? sql`true` : sql`w.user_id = ${userId}`;
+    const [r] = await rows<Row>(
+      this.db,
+      sql`select ${COLS} from whatsapp_accounts w where w.phonenumber = ${phonenumber} and ${owner}
+          order by (w.state = 'connected') desc, w.id desc limit 1`,
+    );
+    return r ? toWhatsappDto(r) : null;
+  }
+
+  async list(f: ListFilter): Promise<WhatsappDto[]> {
+    const list = await rows<Row>(
+      this.db,
+      sql`select ${COLS}, u.firstname, u.lastname, u.email from whatsapp_accounts w join users u on u.id = w.user_id
+          where ${whereOf(f)} order by w.id desc limit 5000`,
+    );
+    return list.map(toWhatsappDto);
+  }
+
+  async page(f: ListFilter, limit: number, offset: number): Promise<{ total: number; data: WhatsappDto[] }> {
+    const where = whereOf(f);
+    const [c] = await rows<{ n: number }>(
+      this.db,
+      sql`select count(*)::int as n from whatsapp_accounts w where ${where}`,
+    );
+    const list = await rows<Row>(
+      this.db,
+      sql`select ${COLS}, u.firstname, u.lastname, u.email from whatsapp_accounts w join users u on u.id = w.user_id
+          where ${where} order by w.id desc limit ${limit} offset ${offset}`,
+    );
+    return { total: Number(c?.n ?? 0), data: list.map(toWhatsappDto) };
+  }
+
+  async counts(userId: number): Promise<{ connectedCount: number; disconnectedCount: number }> {
+    const [r] = await rows<{ connected: number; disconnected: number }>(
+      this.db,
+      sql`select count(*) filter (where state = 'connected')::int as connected,
+                 count(*) filter (where state is distinct from 'connected')::int as disconnected
+          from whatsapp_accounts where user_id = ${userId}`,
+    );
+    return { connectedCount: Number(r?.connected ?? 0), disconnectedCount: Number(r?.disconnected ?? 0) };
+  }
+
+  /** Takes the least used active proxy and counts one more use of it (§7 new-client). */
+  async takeProxy(): Promise<{ id: number; value: string } | null> {
+    const [p] = await rows<{ id: number; value: string }>(
+      this.db,
+      sql`update proxies set count_use = count_use + 1
+          where id = (select id from proxies where status = 'active' order by count_use, id limit 1 for update skip locked)
+          returning id, value`,
+    );
+    return p ?? null;
+  }
+
+  async proxyValue(id: number): Promise<string | null> {
+    const [p] = await rows<{ value: string }>(this.db, sql`select value from proxies where id = ${id}`);
+    return p?.value ?? null;
+  }
+
+  async insert(a: {
+    clientid: string;
+    userId: number;
+    phonenumber: string | null;
+    pushname: string | null;
+    server: string | null;
+    serialized: string | null;
+    proxyId: number | null;
+    interval: number | null;
+  }): Promise<WhatsappDto> {
+    const [r] = await rows<Row>(
+      this.db,
+      sql`insert into whatsapp_accounts as w (clientid, user_id, phonenumber, pushname, server, serialized, proxy_id, interval, state)
+          values (${a.clientid}, ${a.userId}, ${a.phonenumber}, ${a.pushname}, ${a.server}, ${a.serialized}, ${a.proxyId}, ${a.interval}, 'connected')
+          returning ${COLS}`,
+    );
+    return toWhatsappDto(r as Row);
+  }
+
+  /** A reconnect keeps the account (its counts and income) and moves it to the new device id. */
+  async reconnectTo(
+    id: number,
+    a: {
+      clientid: string;
+      phonenumber: string | null;
+      pushname: string | null;
+      server: string | null;
+      serialized: string | null;
+      proxyId: number | null;
+    },
+  ): Promise<WhatsappDto> {
+    const [r] = await rows<Row>(
+      this.db,
+      sql`update whatsapp_accounts as w set previous_device_id = w.clientid, clientid = ${a.clientid},
+            phonenumber = coalesce(${a.phonenumber}, w.phonenumber), pushname = coalesce(${a.pushname}, w.pushname),
+            server = coalesce(${a.server}, w.server), serialized = coalesce(${a.serialized}, w.serialized),
+            proxy_id = coalesce(${a.proxyId}, w.proxy_id), reconnect = w.reconnect + 1,
+            state = case when w.suspended then 'suspended' else 'connected' end,
+            worker_id = null, lease_until = null, updated_at = now()
+          where w.id = ${id} returning ${COLS}`,
+    );
+    return toWhatsappDto(r as Row);
+  }
+
+  async update(id: number, set: SQL): Promise<WhatsappDto | null> {
+    const [r] = await rows<Row>(
+      this.db,
+      sql`update whatsapp_accounts as w set ${set}, updated_at = now() where w.id = ${id} returning ${COLS}`,
+    );
+    return r ? toWhatsappDto(r) : null;
+  }
+
+  async latestMessage(whatsappId: number): Promise<Record<string, unknown> | null> {
+    const [m] = await rows<Record<string, unknown>>(
+      this.db,
+      sql`select id, target, status, error, created_at as "createdAt" from message_logs
+          where whatsapp_id = ${whatsappId} order by id desc limit 1`,
+    );
+    return m ?? null;
+  }
+
+  async userInterval(userId: number): Promise<number | null> {
+    const [u] = await rows<{ v: number | null }>(
+      this.db,
+      sql`select blast_interval_min as v from users where id = ${userId}`,
+    );
+    return u?.v ?? null;
+  }
+}

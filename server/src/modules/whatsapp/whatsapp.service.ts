@@ -1,0 +1,360 @@
+import {
+  accountIdBody,
+  intervalBody,
+  newClientBody,
+  normalizePhone,
+  PAGE_SIZE,
+  type Role,
+  removeClientBody,
+  saveWhatsappBody,
+  sendMessageBody,
+  statusBody,
+  type WhatsappDto,
+} from '@wa/shared';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Actor } from '../../http/auth';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
+import { pageMeta, pageWindow } from '../../http/paging';
+import { parse } from '../../http/validate';
+import { OPEN_SESSION_JOB, type OpenSessionJob } from '../../jobs/names';
+import type { JobQueue } from '../../jobs/queue';
+import type { EventBus } from '../../realtime/bus';
+import { publishToAdmins, publishToUser } from '../../realtime/publish';
+import { callDevice, type DeviceReply, NoHolderError } from '../../realtime/rpc';
+import { type ListFilter, WhatsappRepo } from './whatsapp.repo';
+
+const PRIVILEGED: Role[] = ['admin', 'dev'];
+const replyError = (r: { ok: false; error: string; status?: number }) => new AppError(r.status ?? 400, r.error);
+const isPrivileged = (a: Actor) => PRIVILEGED.includes(a.role);
+
+/** §9: the QR request waits up to 120 s. */
+export const QR_TIMEOUT_MS = 120_000;
+/** a reconnect or an account that no worker answers for is at most this long away */
+const HOLDER_TIMEOUT_MS = 5_000;
+
+/** The rules of WhatsApp accounts (§2 WhatsApp accounts, §4, §7 WhatsApp). */
+export class WhatsappService {
+  readonly repo: WhatsappRepo;
+
+  constructor(
+    private readonly db: Db,
+    private readonly queue: JobQueue,
+    private readonly bus: EventBus,
+    private readonly opts: { qrTimeoutMs?: number } = {},
+  ) {
+    this.repo = new WhatsappRepo(db);
+  }
+
+  /** The account, when the actor may see it (its owner, or admin and dev). */
+  async get(actor: Actor, id: number): Promise<WhatsappDto> {
+    const acc = await this.repo.byId(id);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    if (acc.userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    return acc;
+  }
+
+  private ownerFor(actor: Actor, userId: number | undefined): number {
+    if (userId === undefined || userId === actor.id) return actor.id;
+    if (!isPrivileged(actor)) throw forbidden();
+    return userId;
+  }
+
+  /** POST new-client: starts a login on a worker with the least used active proxy. */
+  async newClient(actor: Actor, body: unknown): Promise<{ proxyId: number | null; deviceId: string }> {
+    const b = parse(newClientBody, body);
+    const userId = this.ownerFor(actor, b.userId);
+    if (await this.repo.byClientId(b.deviceId))
+      throw badRequest('This Whatsapp ID is already in use. Reload the page for a new one.');
+    const proxy = await this.repo.takeProxy();
+    const job: OpenSessionJob = {
+      deviceId: b.deviceId,
+      userId,
+      pairingNumber: b.phoneNumber ?? null,
+      proxy: proxy?.value ?? null,
+    };
+    await this.queue.add(OPEN_SESSION_JOB, job, { jobId: b.deviceId });
+    return { proxyId: proxy?.id ?? null, deviceId: b.deviceId };
+  }
+
+  /** Asks the device's holder, which only answers the device's owner (or admin and dev). */
+  private async ask(
+    actor: Actor,
+    deviceId: string,
+    op: Parameters<typeof callDevice>[2],
+    args: Record<string, unknown>,
+    opts: Parameters<typeof callDevice>[4],
+  ): Promise<DeviceReply> {
+    return callDevice(this.bus, deviceId, op, { ...args, userId: actor.id, privileged: isPrivileged(actor) }, opts);
+  }
+
+  /** GET qr-new-client/{deviceId}: the QR (or pairing code) once the worker has one; 120 s at most. */
+  async qr(actor: Actor, deviceId: string): Promise<{ qr: string | null; code: string | null }> {
+    await this.assertDeviceAccess(actor, deviceId);
+    try {
+      const r = await this.ask(
+        actor,
+        deviceId,
+        'qr',
+        {},
+        { timeoutMs: this.opts.qrTimeoutMs ?? QR_TIMEOUT_MS, retry: true },
+      );
+      if (!r.ok) throw replyError(r);
+      return { qr: (r.data.qr as string | null) ?? null, code: (r.data.code as string | null) ?? null };
+    } catch (err) {
+      if (err instanceof NoHolderError) throw new AppError(504, 'Request timed out');
+      throw err;
+    }
+  }
+
+  /** A device that is saved belongs to its account's owner; a login in progress is checked by its holder. */
+  private async assertDeviceAccess(actor: Actor, deviceId: string): Promise<WhatsappDto | null> {
+    const acc = await this.repo.byClientId(deviceId);
+    if (acc && acc.userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    return acc;
+  }
+
+  /** GET client-state/{deviceId}. */
+  async clientState(actor: Actor, deviceId: string): Promise<{ state: string }> {
+    const acc = await this.assertDeviceAccess(actor, deviceId);
+    try {
+      const r = await this.ask(
+        actor,
+        deviceId,
+        'state',
+        {},
+        { timeoutMs: acc ? 2000 : HOLDER_TIMEOUT_MS, retry: !acc },
+      );
+      if (!r.ok) throw replyError(r);
+      return { state: String(r.data.state ?? 'unknown') };
+    } catch (err) {
+      if (err instanceof NoHolderError) return { state: acc?.state ?? 'unknown' };
+      throw err;
+    }
+  }
+
+  /** POST remove-client: stops a login (or a live session) on its worker. */
+  async removeClient(actor: Actor, body: unknown): Promise<{ deviceId: string; removed: boolean }> {
+    const { deviceId } = parse(removeClientBody, body);
+    await this.assertDeviceAccess(actor, deviceId);
+    try {
+      const r = await this.ask(actor, deviceId, 'remove', {}, { timeoutMs: 2000 });
+      if (!r.ok) throw replyError(r);
+      return { deviceId, removed: true };
+    } catch (err) {
+      if (err instanceof NoHolderError) return { deviceId, removed: false };
+      throw err;
+    }
+  }
+
+  /** POST save: records the account the browser heard `authenticated` for, and hands it to its worker. */
+  async save(actor: Actor, body: unknown): Promise<{ whatsapp: WhatsappDto }> {
+    if (!body || typeof body !== 'object' || !Object.keys(body).length) throw badRequest('No Data');
+    const b = parse(saveWhatsappBody, body);
+    const userId = this.ownerFor(actor, b.user_id);
+    if (await this.repo.byClientId(b.clientid)) throw badRequest('This WhatsApp account is already saved.');
+    // the holder knows the account that really logged in; a browser cannot claim another one
+    let state: DeviceReply;
+    try {
+      state = await this.ask(actor, b.clientid, 'state', {}, { timeoutMs: HOLDER_TIMEOUT_MS, retry: true });
+    } catch (err) {
+      if (err instanceof NoHolderError) throw badRequest('This login is no longer running. Generate a new QR code.');
+      throw err;
+    }
+    if (!state.ok) throw replyError(state);
+    const info = (state.data.info ?? null) as {
+      phonenumber: string;
+      pushname: string;
+      server: string;
+      serialized: string;
+    } | null;
+    if (!info || state.data.state !== 'connected') throw badRequest('The account is not logged in yet.');
+    const phonenumber = normalizePhone(info.phonenumber) ?? info.phonenumber;
+    const fields = {
+      clientid: b.clientid,
+      phonenumber,
+      pushname: info.pushname ?? b.pushname ?? null,
+      server: info.server ?? b.server ?? null,
+      serialized: info.serialized ?? b.serialized ?? null,
+      proxyId: b.proxyId ?? null,
+    };
+    let acc: WhatsappDto;
+    if (b.reconnect !== undefined) {
+      const old = await this.repo.byId(b.reconnect);
+      if (!old) throw notFound('WhatsApp account not found.');
+      if (old.userId !== userId && !isPrivileged(actor)) throw forbidden();
+      // the old device's session is over: its holder lets it go and its stored session is deleted
+      await callDevice(this.bus, old.clientid, 'remove', { privileged: true }, { timeoutMs: 1000 }).catch(() => {});
+      await this.db.execute(sql`delete from whatsapp_sessions where session_id = ${old.clientid}`);
+      acc = await this.repo.reconnectTo(old.id, fields);
+    } else {
+      acc = await this.repo.insert({ ...fields, userId, interval: await this.repo.userInterval(userId) });
+    }
+    const adopted = await this.ask(
+      actor,
+      b.clientid,
+      'adopt',
+      { accountId: acc.id },
+      { timeoutMs: HOLDER_TIMEOUT_MS },
+    ).catch(() => null);
+    const saved = (await this.repo.byId(acc.id)) ?? acc;
+    await this.broadcast(saved.userId, 'connection.update', { deviceId: saved.clientid, state: saved.state });
+    return { whatsapp: adopted ? saved : { ...saved } };
+  }
+
+  private async broadcast(
+    userId: number,
+    event: Parameters<typeof publishToUser>[2],
+    payload: Record<string, unknown>,
+  ) {
+    await publishToUser(this.bus, userId, event, payload);
+    await publishToAdmins(this.bus, event, payload);
+  }
+
+  async listForUser(actor: Actor, userId: number, synced: boolean): Promise<{ list: WhatsappDto[] }> {
+    if (userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    return { list: await this.repo.list({ userId, synced }) };
+  }
+
+  async listAll(): Promise<{ list: WhatsappDto[] }> {
+    return { list: await this.repo.list({}) };
+  }
+
+  async count(actor: Actor, userId: number) {
+    if (userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    return this.repo.counts(userId);
+  }
+
+  /** list-per-page: members see their own accounts only; admin and dev may filter by user. */
+  async listPerPage(
+    actor: Actor,
+    q: { page: number; user_id?: number; synced?: boolean; search?: string; status?: string },
+  ) {
+    const filter: ListFilter = { search: q.search, status: q.status, synced: q.synced };
+    if (!isPrivileged(actor)) filter.userId = actor.id;
+    else if (q.user_id !== undefined) filter.userId = q.user_id;
+    const { limit, offset } = pageWindow(q.page, PAGE_SIZE);
+    const { total, data } = await this.repo.page(filter, limit, offset);
+    return { data, meta: pageMeta(q.page, total, PAGE_SIZE) };
+  }
+
+  /** POST reset: the account's success and fail counts and income start again (total income stays in the log). */
+  async reset(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
+    const { id } = parse(accountIdBody, body);
+    await this.get(actor, id);
+    const acc = await this.repo.update(id, sql`count_success = 0, count_fail = 0, income = 0`);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    await this.broadcast(acc.userId, 'reset', {
+      deviceId: acc.clientid,
+      state: acc.state,
+      count_success: 0,
+      count_fail: 0,
+      income: 0,
+    });
+    return { data: acc };
+  }
+
+  /** PUT interval. */
+  async setInterval(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
+    const { id, interval } = parse(intervalBody, body);
+    await this.get(actor, id);
+    const acc = await this.repo.update(id, sql`interval = ${interval}`);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    return { data: acc };
+  }
+
+  /** PUT status (admin and dev): sets the run status by hand. */
+  async setStatus(body: unknown): Promise<{ data: WhatsappDto }> {
+    const { id, status } = parse(statusBody, body);
+    const acc = await this.repo.update(id, sql`status = ${status}`);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    await this.broadcast(acc.userId, status === 'sending' ? 'sending' : 'idle', { deviceId: acc.clientid, status });
+    return { data: acc };
+  }
+
+  /** POST activate (admin and dev): lifts a suspension while suspended_count is below 3 (§4, §9). */
+  async activate(body: unknown): Promise<{ data: WhatsappDto }> {
+    const { id } = parse(accountIdBody, body);
+    const acc = await this.repo.byId(id);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    if (!acc.suspended && acc.state !== 'suspended') throw badRequest('This account is not suspended.');
+    if (acc.suspended_count >= 3) {
+      throw new AppError(403, `This account was suspended ${acc.suspended_count} times and cannot be activated again.`);
+    }
+    await this.repo.update(id, sql`suspended = false, state = 'disconnected'`);
+    let state = 'disconnected';
+    try {
+      const r = await callDevice(this.bus, acc.clientid, 'activate', { privileged: true }, { timeoutMs: 2000 });
+      if (r.ok) state = String(r.data.state ?? state);
+    } catch {
+      // no worker holds it right now: the sweep restores it and its state follows
+    }
+    const updated = (await this.repo.byId(id)) ?? acc;
+    await this.broadcast(acc.userId, 'connection.update', {
+      deviceId: acc.clientid,
+      state,
+      suspended_count: acc.suspended_count,
+    });
+    return { data: { ...updated, state: updated.state } };
+  }
+
+  /** POST reconnect in place (a conflict): the holder rebuilds the client from the stored session. */
+  async reconnect(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
+    const { id } = parse(accountIdBody, body);
+    const acc = await this.get(actor, id);
+    try {
+      await callDevice(this.bus, acc.clientid, 'reconnect', { privileged: true }, { timeoutMs: 2000 });
+    } catch (err) {
+      if (!(err instanceof NoHolderError)) throw err;
+      // nobody holds it: free its lease so a worker's sweep restores it now
+      await this.repo.update(id, sql`worker_id = null, lease_until = null`);
+    }
+    await this.broadcast(acc.userId, 'reconnecting', { deviceId: acc.clientid, state: 'reconnecting...' });
+    return { data: acc };
+  }
+
+  /** POST send-message/1: the blaster form's one-off send from a connected sender. */
+  async sendMessage(actor: Actor, body: unknown) {
+    const b = parse(sendMessageBody, body);
+    const senderNumber = normalizePhone(b.senders) ?? b.senders;
+    const sender = await this.repo.byPhone(senderNumber, isPrivileged(actor) ? undefined : actor.id);
+    if (!sender) throw notFound(`${b.senders} is not one of your WhatsApp accounts`);
+    if (sender.state !== 'connected') {
+      throw badRequest(`${sender.phonenumber ?? b.senders} is ${sender.state ?? 'unknown'}`);
+    }
+    const targets = [
+      ...new Set(
+        b.targets
+          .split(/[\s,;]+/)
+          .map((t) => normalizePhone(t))
+          .filter((t): t is string => !!t),
+      ),
+    ];
+    if (!targets.length) throw badRequest('Receivers are required.');
+    if (targets.length > 1000) throw badRequest('At most 1000 receivers per message.');
+    const sent: string[] = [];
+    const failed: { target: string; error: string }[] = [];
+    for (const to of targets) {
+      try {
+        const r = await callDevice(
+          this.bus,
+          sender.clientid,
+          'send',
+          { to, text: b.message, privileged: true },
+          { timeoutMs: 60_000 },
+        );
+        if (r.ok) sent.push(to);
+        else failed.push({ target: to, error: r.error });
+      } catch (err) {
+        if (err instanceof NoHolderError) throw badRequest(`${sender.phonenumber} is disconnected`);
+        throw err;
+      }
+    }
+    return { msg: 'Pesan blaster berhasil dikirim ke target.', sent, failed };
+  }
+
+  async latestMessage(actor: Actor, id: number) {
+    await this.get(actor, id);
+    return { message: await this.repo.latestMessage(id) };
+  }
+}

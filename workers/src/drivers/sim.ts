@@ -1,0 +1,571 @@
+/**
+ * `sim`: a deterministic WhatsApp simulator behind the driver port, for tests, demos and benchmarks.
+ *
+ * Every session draws from small seeded PRNGs derived from `config.seed` and a hash of its clientId,
+ * so a run is repeatable whatever order sessions start in. The simulated phone scans the QR (or enters
+ * the pairing code) by itself after `pairDelayMs`. A session is a handful of numbers, a listener set
+ * and at most two timers (plus one per in-flight send), so one worker holds thousands of them.
+ *
+ * Every timer is `unref()`ed: a forgotten session never keeps a process alive. The other side of that
+ * is that a script whose only pending work is a simulated login or send may exit before it finishes.
+ */
+import {
+  type ClientInfo,
+  type DriverEvent,
+  type DriverListener,
+  type DriverState,
+  type MediaFile,
+  SendError,
+  type SessionOptions,
+  type SessionStore,
+  UnsupportedProxyError,
+  type WhatsAppDriver,
+  type WhatsAppSession,
+} from './types';
+
+export interface SimConfig {
+  /** base seed of every PRNG */
+  seed: number;
+  /** how long the simulated phone takes to scan the QR / enter the pairing code */
+  pairDelayMs: number;
+  /** probability (0..1) that a send fails with SendError('failed') */
+  sendFailRate: number;
+  /** [min, max] latency of a send or a number check, in ms */
+  sendLatencyMs: [number, number];
+  /** how long restoring a stored session takes */
+  restoreDelayMs: number;
+  /** a new QR (or pairing code) every this many ms until the login completes */
+  qrRefreshMs: number;
+  /** probability (0..1) that a number is on WhatsApp */
+  registeredRate: number;
+}
+
+export const DEFAULT_SIM_CONFIG: Readonly<SimConfig> = Object.freeze({
+  seed: 1,
+  pairDelayMs: 3000,
+  sendFailRate: 0.05,
+  sendLatencyMs: [50, 200] as [number, number],
+  restoreDelayMs: 300,
+  qrRefreshMs: 20_000,
+  registeredRate: 0.9,
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Configuration
+
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function parseNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, rule: 'ms' | 'rate' | 'int' | 'positive') {
+  const raw = envValue(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  const bad = (what: string) => new Error(`${name} must be ${what}, got "${env[name]}"`);
+  if (!Number.isFinite(value)) throw bad('a number');
+  if (rule === 'int' && !Number.isSafeInteger(value)) throw bad('an integer');
+  if (rule === 'ms' && value < 0) throw bad('a number of milliseconds >= 0');
+  if (rule === 'positive' && value <= 0) throw bad('a number of milliseconds > 0');
+  if (rule === 'rate' && (value < 0 || value > 1)) throw bad('a number between 0 and 1');
+  return value;
+}
+
+function parseLatency(env: NodeJS.ProcessEnv, name: string, fallback: [number, number]): [number, number] {
+  const raw = envValue(env, name);
+  if (raw === undefined) return [fallback[0], fallback[1]];
+  const match = /^(\d+(?:\.\d+)?)\s*(?:-\s*(\d+(?:\.\d+)?))?$/.exec(raw);
+  const min = match ? Number(match[1]) : Number.NaN;
+  const max = match?.[2] !== undefined ? Number(match[2]) : min;
+  if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) {
+    throw new Error(`${name} must be "min-max" or a single number of milliseconds (min <= max), got "${env[name]}"`);
+  }
+  return [min, max];
+}
+
+/** Reads the SIM_* variables; throws an Error naming the variable and the value when one is invalid. */
+export function simConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SimConfig {
+  const d = DEFAULT_SIM_CONFIG;
+  return {
+    seed: parseNumber(env, 'SIM_SEED', d.seed, 'int'),
+    pairDelayMs: parseNumber(env, 'SIM_PAIR_DELAY_MS', d.pairDelayMs, 'ms'),
+    sendFailRate: parseNumber(env, 'SIM_SEND_FAIL_RATE', d.sendFailRate, 'rate'),
+    sendLatencyMs: parseLatency(env, 'SIM_SEND_LATENCY_MS', d.sendLatencyMs),
+    restoreDelayMs: parseNumber(env, 'SIM_RESTORE_DELAY_MS', d.restoreDelayMs, 'ms'),
+    qrRefreshMs: parseNumber(env, 'SIM_QR_REFRESH_MS', d.qrRefreshMs, 'positive'),
+    registeredRate: parseNumber(env, 'SIM_REGISTERED_RATE', d.registeredRate, 'rate'),
+  };
+}
+
+function validateConfig(c: SimConfig): void {
+  const bad = (field: string, value: unknown) => new Error(`SimConfig.${field} is invalid: ${JSON.stringify(value)}`);
+  const ms = (v: number) => Number.isFinite(v) && v >= 0;
+  const rate = (v: number) => Number.isFinite(v) && v >= 0 && v <= 1;
+  if (!Number.isFinite(c.seed)) throw bad('seed', c.seed);
+  if (!ms(c.pairDelayMs)) throw bad('pairDelayMs', c.pairDelayMs);
+  if (!rate(c.sendFailRate)) throw bad('sendFailRate', c.sendFailRate);
+  const latency = c.sendLatencyMs;
+  if (
+    !Array.isArray(latency) ||
+    latency.length !== 2 ||
+    !ms(latency[0]) ||
+    !ms(latency[1]) ||
+    latency[0] > latency[1]
+  ) {
+    throw bad('sendLatencyMs', latency);
+  }
+  if (!ms(c.restoreDelayMs)) throw bad('restoreDelayMs', c.restoreDelayMs);
+  if (!(Number.isFinite(c.qrRefreshMs) && c.qrRefreshMs > 0)) throw bad('qrRefreshMs', c.qrRefreshMs);
+  if (!rate(c.registeredRate)) throw bad('registeredRate', c.registeredRate);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Deterministic randomness
+
+/** FNV-1a, 32 bits. */
+function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** murmur3's finaliser: spreads every input bit over the output. */
+function mix32(x: number): number {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function combine(a: number, b: number): number {
+  return mix32((mix32(a) ^ Math.imul(b >>> 0, 0x9e3779b1)) >>> 0);
+}
+
+/** mulberry32: one 32-bit word of state. */
+class Rng {
+  private s: number;
+  constructor(seed: number) {
+    this.s = seed >>> 0;
+  }
+  /** a float in [0, 1) */
+  next(): number {
+    this.s = (this.s + 0x6d2b79f5) >>> 0;
+    let t = this.s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /** an integer in [min, max] */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  pick(chars: string, length: number): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += chars[Math.floor(this.next() * chars.length)];
+    return out;
+  }
+}
+
+/** Independent streams per session, so e.g. the phone number does not depend on how many QRs were shown. */
+const STREAM_IDENTITY = 1;
+const STREAM_LOGIN = 2;
+const STREAM_OPS = 3;
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** A–Z and 0–9 without the ambiguous 0/O, 1/I/L. */
+const CODE_CHARS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const HEX = '0123456789ABCDEF';
+/** Indonesian mobile prefixes after 62. */
+const PREFIXES = [
+  '811',
+  '812',
+  '813',
+  '821',
+  '822',
+  '823',
+  '851',
+  '852',
+  '853',
+  '855',
+  '856',
+  '857',
+  '858',
+  '859',
+  '877',
+  '878',
+  '881',
+  '882',
+  '895',
+  '896',
+  '897',
+  '898',
+  '899',
+];
+
+function digitsOf(number: string): string {
+  return number.replace(/\D/g, '');
+}
+
+function parseStoredInfo(blob: Buffer): ClientInfo | null {
+  try {
+    const data = JSON.parse(blob.toString('utf8')) as { phonenumber?: unknown; pushname?: unknown };
+    if (typeof data.phonenumber !== 'string' || !/^\d{6,20}$/.test(data.phonenumber)) return null;
+    const pushname = typeof data.pushname === 'string' ? data.pushname : '';
+    return infoFor(data.phonenumber, pushname);
+  } catch {
+    return null;
+  }
+}
+
+function infoFor(phonenumber: string, pushname: string): ClientInfo {
+  return { phonenumber, pushname, server: 'c.us', serialized: `${phonenumber}@c.us` };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Session
+
+interface PendingOp {
+  timer: NodeJS.Timeout;
+  reject: (error: Error) => void;
+}
+
+class SimSession implements WhatsAppSession {
+  private readonly listeners = new Set<DriverListener>();
+  private readonly seedBase: number;
+  private readonly ops: Rng;
+  private loginRng: Rng | null = null;
+  /** the pairing or restore timeout */
+  private mainTimer: NodeJS.Timeout | null = null;
+  /** the QR / code refresh interval */
+  private refreshTimer: NodeJS.Timeout | null = null;
+  /** in-flight sends and checks; created on the first one */
+  private pending: Set<PendingOp> | null = null;
+  private state: DriverState = 'unknown';
+  private info: ClientInfo | null = null;
+  private started = false;
+  private destroyed = false;
+  private sent = 0;
+
+  constructor(
+    readonly clientId: string,
+    private readonly options: SessionOptions,
+    private readonly store: SessionStore,
+    private readonly config: SimConfig,
+    private readonly onDestroy: (session: SimSession) => void,
+  ) {
+    this.seedBase = combine(Math.trunc(config.seed), hashString(clientId));
+    this.ops = new Rng(combine(this.seedBase, STREAM_OPS));
+  }
+
+  get isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  on(listener: DriverListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  async start(): Promise<void> {
+    if (this.destroyed) throw new Error(`sim session ${this.clientId} was destroyed`);
+    if (this.started) throw new Error(`sim session ${this.clientId} was already started`);
+    this.started = true;
+    const proxy = this.options.proxy;
+    if (proxy && (proxy.protocol === 'socks4' || proxy.protocol === 'socks5') && (proxy.username || proxy.password)) {
+      throw new UnsupportedProxyError(`SOCKS proxies with a username or password are not supported (${proxy.host})`);
+    }
+    const blob = await this.store.load(this.clientId);
+    if (this.destroyed) throw new Error(`sim session ${this.clientId} was destroyed while starting`);
+    if (blob) {
+      const info = parseStoredInfo(blob);
+      if (info) {
+        this.mainTimer = this.timer(this.config.restoreDelayMs, () => {
+          this.mainTimer = null;
+          this.becomeReady(info);
+        });
+        return;
+      }
+      this.emit({ type: 'auth_failure', message: 'the stored sim session is unreadable; a new login is needed' });
+      if (this.destroyed) return;
+    }
+    this.beginLogin();
+  }
+
+  async getState(): Promise<DriverState> {
+    return this.state;
+  }
+
+  sendText(to: string, _text: string): Promise<{ id: string }> {
+    return this.send(to);
+  }
+
+  sendMedia(to: string, _media: MediaFile, _caption?: string): Promise<{ id: string }> {
+    return this.send(to);
+  }
+
+  async isRegistered(number: string): Promise<boolean> {
+    this.requireConnected();
+    const latency = this.latency();
+    await this.wait(latency);
+    this.requireConnected();
+    return simIsRegistered(this.config, number);
+  }
+
+  async logout(): Promise<void> {
+    this.stopTimers();
+    const wasLoggedOut = this.state === 'loggedOut';
+    this.state = 'loggedOut';
+    await this.store.delete(this.clientId);
+    if (!wasLoggedOut) this.emit({ type: 'state', state: 'loggedOut' });
+  }
+
+  async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.stopTimers();
+    this.listeners.clear();
+    if (this.pending) {
+      const ops = [...this.pending];
+      this.pending = null;
+      for (const op of ops) {
+        clearTimeout(op.timer);
+        op.reject(new SendError('not_connected', `sim session ${this.clientId} was destroyed`));
+      }
+    }
+    this.onDestroy(this);
+  }
+
+  /** The control surface's state changes. */
+  simulate(state: DriverState): void {
+    if (this.destroyed) throw new Error(`sim session ${this.clientId} was destroyed`);
+    if (state === 'connected' && (!this.info || this.state === 'loggedOut')) {
+      throw new Error(`sim session ${this.clientId} cannot reconnect: it is not logged in`);
+    }
+    if (this.state === state) return;
+    this.state = state;
+    this.emit({ type: 'state', state });
+  }
+
+  // -------------------------------------------------------------------------------------------------
+
+  private beginLogin(): void {
+    this.loginRng = new Rng(combine(this.seedBase, STREAM_LOGIN));
+    this.showChallenge();
+    this.refreshTimer = this.timer(this.config.qrRefreshMs, () => this.showChallenge(), true);
+    this.mainTimer = this.timer(this.config.pairDelayMs, () => {
+      this.mainTimer = null;
+      void this.completeLogin();
+    });
+  }
+
+  /** emits a new QR, or a new pairing code when logging in with a number */
+  private showChallenge(): void {
+    const rng = this.loginRng;
+    if (!rng || this.destroyed) return;
+    if (this.options.pairingNumber) {
+      this.emit({ type: 'code', code: rng.pick(CODE_CHARS, 8) });
+    } else {
+      const ref = `${rng.pick(BASE64, 42)}==`;
+      const keys = [0, 1, 2].map(() => `${rng.pick(BASE64, 43)}=`);
+      this.emit({ type: 'qr', qr: `2@${ref},${keys.join(',')}` });
+    }
+  }
+
+  private async completeLogin(): Promise<void> {
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.refreshTimer = null;
+    this.loginRng = null;
+    const info = this.identity();
+    try {
+      await this.store.save(
+        this.clientId,
+        Buffer.from(JSON.stringify({ phonenumber: info.phonenumber, pushname: info.pushname })),
+      );
+    } catch (error) {
+      this.emit({ type: 'auth_failure', message: `could not save the sim session: ${(error as Error).message}` });
+      return;
+    }
+    if (this.state === 'loggedOut') {
+      // logged out while saving: make sure the session we just saved does not survive
+      await this.store.delete(this.clientId).catch(() => {});
+      return;
+    }
+    if (this.destroyed) return;
+    this.becomeReady(info);
+  }
+
+  private identity(): ClientInfo {
+    const rng = new Rng(combine(this.seedBase, STREAM_IDENTITY));
+    const prefix = PREFIXES[Math.floor(rng.next() * PREFIXES.length)];
+    const rest = rng.pick('0123456789', rng.next() < 0.5 ? 7 : 8);
+    const generated = `62${prefix}${rest}`;
+    const phonenumber = (this.options.pairingNumber && digitsOf(this.options.pairingNumber)) || generated;
+    return infoFor(phonenumber, `Sim ${phonenumber.slice(-4)}`);
+  }
+
+  /** authenticated → ready → state connected, stopping if a listener destroys or logs out the session */
+  private becomeReady(info: ClientInfo): void {
+    if (this.stopped()) return;
+    this.emit({ type: 'authenticated' });
+    if (this.stopped()) return;
+    this.info = info;
+    this.state = 'connected';
+    this.emit({ type: 'ready', info });
+    // a listener may have changed the state (disconnect, logout) or destroyed the session meanwhile
+    if (this.stopped() || this.state !== 'connected') return;
+    this.emit({ type: 'state', state: 'connected' });
+  }
+
+  /** emit() runs listeners, which may destroy or log out the session: re-read the fields */
+  private stopped(): boolean {
+    return this.destroyed || this.state === 'loggedOut';
+  }
+
+  private async send(to: string): Promise<{ id: string }> {
+    this.requireConnected();
+    // draw everything now, so the outcome depends only on the order of the calls
+    const latency = this.latency();
+    const fails = this.ops.next() < this.config.sendFailRate;
+    const n = ++this.sent;
+    const id = `true_${digitsOf(to)}@c.us_3EB0${this.ops.pick(HEX, 12)}${n.toString(16).toUpperCase()}`;
+    await this.wait(latency);
+    this.requireConnected();
+    if (fails) throw new SendError('failed', `sim: simulated send failure to ${to}`);
+    return { id };
+  }
+
+  private latency(): number {
+    const [min, max] = this.config.sendLatencyMs;
+    return min === max ? min : this.ops.int(Math.ceil(min), Math.floor(max));
+  }
+
+  private requireConnected(): void {
+    if (this.destroyed) throw new SendError('not_connected', `sim session ${this.clientId} was destroyed`);
+    if (this.state !== 'connected') {
+      throw new SendError('not_connected', `sim session ${this.clientId} is not connected (${this.state})`);
+    }
+  }
+
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const op: PendingOp = {
+        timer: setTimeout(() => {
+          this.pending?.delete(op);
+          resolve();
+        }, ms),
+        reject,
+      };
+      op.timer.unref();
+      if (!this.pending) this.pending = new Set();
+      this.pending.add(op);
+    });
+  }
+
+  private timer(ms: number, run: () => void, repeat = false): NodeJS.Timeout {
+    const handle = repeat ? setInterval(run, ms) : setTimeout(run, ms);
+    handle.unref();
+    return handle;
+  }
+
+  private stopTimers(): void {
+    if (this.mainTimer) clearTimeout(this.mainTimer);
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    this.mainTimer = null;
+    this.refreshTimer = null;
+    this.loginRng = null;
+  }
+
+  private emit(event: DriverEvent): void {
+    for (const listener of this.listeners) {
+      if (this.destroyed) return;
+      try {
+        listener(event);
+      } catch {
+        // a broken listener must not break the session or the other listeners
+      }
+    }
+  }
+}
+
+/** Whether the simulated WhatsApp has this number: fixed for a seed, true with probability registeredRate. */
+export function simIsRegistered(config: Pick<SimConfig, 'seed' | 'registeredRate'>, number: string): boolean {
+  const draw = new Rng(combine(Math.trunc(config.seed), hashString(`registered:${digitsOf(number)}`))).next();
+  return draw < config.registeredRate;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Driver
+
+/** What a test or demo can do to a live simulated session, as if it happened on WhatsApp's side. */
+export interface SimControl {
+  /** the connection dropped: state disconnected */
+  disconnect(): void;
+  /** back to connected (only for a session that has logged in) */
+  reconnect(): void;
+  /** the account was opened elsewhere: state conflict */
+  conflict(): void;
+  /** the account was logged out from the phone: stored session deleted, state loggedOut */
+  logout(): Promise<void>;
+  /** the account was banned: state suspended */
+  suspend(): void;
+}
+
+export class SimDriver implements WhatsAppDriver {
+  readonly name = 'sim' as const;
+  private readonly live = new Map<string, SimSession>();
+  /** one shared callback, not one closure per session */
+  private readonly forget = (session: SimSession) => {
+    if (this.live.get(session.clientId) === session) this.live.delete(session.clientId);
+  };
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly config: SimConfig,
+  ) {
+    validateConfig(config);
+  }
+
+  createSession(options: SessionOptions): WhatsAppSession {
+    if (this.live.has(options.clientId)) {
+      throw new Error(`a live sim session already exists for ${options.clientId}; destroy it first`);
+    }
+    const session = new SimSession(options.clientId, options, this.store, this.config, this.forget);
+    this.live.set(options.clientId, session);
+    return session;
+  }
+
+  /** Control a live session; throws when there is none for this clientId. */
+  control(clientId: string): SimControl {
+    const session = this.live.get(clientId);
+    if (!session) throw new Error(`no live sim session for ${clientId}`);
+    return {
+      disconnect: () => session.simulate('disconnected'),
+      reconnect: () => session.simulate('connected'),
+      conflict: () => session.simulate('conflict'),
+      suspend: () => session.simulate('suspended'),
+      logout: async () => {
+        if (session.isDestroyed) throw new Error(`sim session ${clientId} was destroyed`);
+        await session.logout();
+      },
+    };
+  }
+
+  /** how many sessions are created and not destroyed */
+  liveCount(): number {
+    return this.live.size;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.live.values()].map((session) => session.destroy()));
+  }
+}

@@ -1,0 +1,453 @@
+import { hostname } from 'node:os';
+import { type Db, rows } from '@wa/server/db/client';
+import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/server/jobs/names';
+import type { Logger } from '@wa/server/logger';
+import type { EventBus } from '@wa/server/realtime/bus';
+import { publishToAdmins, publishToUser } from '@wa/server/realtime/publish';
+import { type DeviceReply, type DeviceRequest, deviceChannel } from '@wa/server/realtime/rpc';
+import type { LiveEvent } from '@wa/shared';
+import { sql } from 'drizzle-orm';
+import {
+  type ClientInfo,
+  type DriverEvent,
+  type DriverState,
+  type ProxyConfig,
+  SendError,
+  type SessionStore,
+  type WhatsAppDriver,
+  type WhatsAppSession,
+} from '../drivers/types';
+
+export { OPEN_SESSION_JOB, type OpenSessionJob };
+
+/** One live session held by this process. */
+interface Live {
+  deviceId: string;
+  userId: number;
+  session: WhatsAppSession;
+  /** the saved account's id once the account row exists */
+  accountId: number | null;
+  state: DriverState | 'reconnecting...';
+  qr: string | null;
+  code: string | null;
+  info: ClientInfo | null;
+  /** waiting `qr` requests, answered when a code appears */
+  qrWaiters: Array<(reply: DeviceReply) => void>;
+  unsubscribe: () => Promise<void>;
+  startedAt: number;
+  rebuilds: number;
+}
+
+export interface HostOptions {
+  db: Db;
+  bus: EventBus;
+  driver: WhatsAppDriver;
+  store: SessionStore;
+  log: Logger;
+  workerId?: string;
+  /** how long a lease lasts without renewal; a dead host's accounts move after this */
+  leaseMs?: number;
+  /** how often expired leases are looked for */
+  sweepMs?: number;
+  /** a login that is never saved is dropped after this */
+  pendingTtlMs?: number;
+  /** accounts claimed per sweep, so several hosts share a dead host's accounts */
+  claimBatch?: number;
+}
+
+/** Parses a stored proxy value (`[scheme://][user:pass@]host:port`) for a driver. */
+export function parseProxy(value: string | null | undefined): ProxyConfig | null {
+  if (!value) return null;
+  const m =
+    /^(?:(https?|socks4|socks5):\/\/)?(?:([^\s:@/]+):([^\s@/]+)@)?([^\s:@/]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/i.exec(
+      value.trim(),
+    );
+  if (!m) return null;
+  const protocol = (m[1]?.toLowerCase() ?? 'http') as ProxyConfig['protocol'];
+  return {
+    protocol,
+    host: m[4] ?? '',
+    port: Number(m[5]),
+    ...(m[2] ? { username: m[2], password: m[3] ?? '' } : {}),
+  };
+}
+
+/**
+ * Holds live WhatsApp sessions in this process. Every account with a stored session is held by
+ * exactly one host at a time, through a lease on its row (`worker_id`, `lease_until`) that the
+ * holder renews; a host that dies stops renewing, and another host's sweep claims the account
+ * and restores it from the stored session, with no new QR scan. Requests from the API reach the
+ * holder on the device's bus channel.
+ */
+export class SessionHost {
+  readonly workerId: string;
+  private readonly live = new Map<string, Live>();
+  private readonly leaseMs: number;
+  private readonly sweepMs: number;
+  private readonly pendingTtlMs: number;
+  private readonly claimBatch: number;
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  private sweeping = false;
+
+  constructor(private readonly o: HostOptions) {
+    this.workerId = o.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.leaseMs = o.leaseMs ?? 30_000;
+    this.sweepMs = o.sweepMs ?? 10_000;
+    this.pendingTtlMs = o.pendingTtlMs ?? 10 * 60_000;
+    this.claimBatch = o.claimBatch ?? 100;
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  states(): Record<string, string> {
+    return Object.fromEntries([...this.live.values()].map((l) => [l.deviceId, l.state]));
+  }
+
+  async start(): Promise<void> {
+    const renew = setInterval(
+      () => void this.renew().catch((err) => this.o.log.error({ err }, 'lease renewal failed')),
+      Math.max(1000, Math.floor(this.leaseMs / 3)),
+    );
+    const sweep = setInterval(
+      () => void this.sweep().catch((err) => this.o.log.error({ err }, 'sweep failed')),
+      this.sweepMs,
+    );
+    renew.unref();
+    sweep.unref();
+    this.timers.push(renew, sweep);
+    await this.sweep();
+  }
+
+  /** Stops every session (the stored sessions stay) and frees the leases for other hosts. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    const ids = [...this.live.keys()];
+    await Promise.all(ids.map((id) => this.drop(id, { keepStored: true, release: false })));
+    if (ids.length) {
+      await this.o.db.execute(sql`
+        update whatsapp_accounts set worker_id = null, lease_until = null
+        where worker_id = ${this.workerId}`);
+    }
+  }
+
+  /** The session.open job: begins a login for a new device (or takes over a device id again). */
+  async open(job: OpenSessionJob): Promise<void> {
+    if (this.stopped) throw new Error('host is stopping');
+    if (this.live.has(job.deviceId)) return;
+    await this.startSession(job.deviceId, job.userId, null, job.pairingNumber ?? null, job.proxy ?? null);
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------
+
+  private async startSession(
+    deviceId: string,
+    userId: number,
+    accountId: number | null,
+    pairingNumber: string | null,
+    proxyValue: string | null,
+  ): Promise<void> {
+    const session = this.o.driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue) });
+    const entry: Live = {
+      deviceId,
+      userId,
+      session,
+      accountId,
+      state: 'unknown',
+      qr: null,
+      code: null,
+      info: null,
+      qrWaiters: [],
+      unsubscribe: async () => {},
+      startedAt: Date.now(),
+      rebuilds: 0,
+    };
+    this.live.set(deviceId, entry);
+    session.on((event) => {
+      void this.onDriverEvent(entry, event).catch((err) =>
+        this.o.log.error({ err, deviceId, event: event.type }, 'session event failed'),
+      );
+    });
+    entry.unsubscribe = await this.o.bus.subscribe(deviceChannel(deviceId), (message) => {
+      void this.onRequest(entry, message as DeviceRequest).catch((err) =>
+        this.o.log.error({ err, deviceId }, 'device request failed'),
+      );
+    });
+    try {
+      await session.start();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.o.log.warn({ deviceId, err: message }, 'session did not start');
+      await this.emit(entry, 'error', { deviceId, message });
+      await this.setState(entry, 'disconnected');
+      await this.drop(deviceId, { keepStored: true, release: true });
+    }
+  }
+
+  /** Stops and forgets a session. */
+  private async drop(deviceId: string, opts: { keepStored: boolean; release: boolean }): Promise<void> {
+    const entry = this.live.get(deviceId);
+    if (!entry) return;
+    this.live.delete(deviceId);
+    for (const w of entry.qrWaiters) w({ ok: false, error: 'The session was closed.' });
+    entry.qrWaiters = [];
+    await entry.unsubscribe().catch(() => {});
+    await entry.session.destroy().catch(() => {});
+    if (!opts.keepStored) await this.o.store.delete(deviceId).catch(() => {});
+    if (opts.release && entry.accountId !== null) {
+      await this.o.db.execute(sql`
+        update whatsapp_accounts set worker_id = null, lease_until = null
+        where id = ${entry.accountId} and worker_id = ${this.workerId}`);
+    }
+  }
+
+  private async emit(entry: Live, event: LiveEvent, payload: Record<string, unknown>, admins = true) {
+    await publishToUser(this.o.bus, entry.userId, event, payload);
+    if (admins) await publishToAdmins(this.o.bus, event, payload);
+  }
+
+  private async setState(entry: Live, state: DriverState | 'reconnecting...') {
+    entry.state = state;
+    if (entry.accountId === null) return;
+    const idle = state !== 'connected';
+    // a suspended account stays suspended, whatever the session says, until it is activated
+    await this.o.db.execute(sql`
+      update whatsapp_accounts
+      set state = case when suspended and ${state} = 'connected' then 'suspended' else ${state} end,
+          updated_at = now(),
+          status = case when ${idle} then 'idle' else status end
+      where id = ${entry.accountId}`);
+  }
+
+  private async onDriverEvent(entry: Live, event: DriverEvent): Promise<void> {
+    const { deviceId } = entry;
+    if (this.live.get(deviceId) !== entry) return;
+    switch (event.type) {
+      case 'qr':
+      case 'code': {
+        if (event.type === 'qr') entry.qr = event.qr;
+        else entry.code = event.code;
+        const data = { deviceId, qr: entry.qr, code: entry.code };
+        for (const w of entry.qrWaiters) w({ ok: true, data });
+        entry.qrWaiters = [];
+        await this.emit(
+          entry,
+          event.type,
+          event.type === 'qr' ? { deviceId, qr: event.qr } : { deviceId, code: event.code },
+          false,
+        );
+        return;
+      }
+      case 'authenticated':
+        entry.qr = null;
+        entry.code = null;
+        return;
+      case 'ready': {
+        entry.info = event.info;
+        if (entry.accountId !== null) {
+          await this.o.db.execute(sql`
+            update whatsapp_accounts
+            set phonenumber = ${event.info.phonenumber}, pushname = ${event.info.pushname},
+                server = ${event.info.server}, serialized = ${event.info.serialized}, updated_at = now()
+            where id = ${entry.accountId}`);
+        } else {
+          // §4 Account creation flow: the browser saves the account when it hears this
+          await this.emit(entry, 'authenticated', { deviceId, clientInfo: event.info }, false);
+        }
+        return;
+      }
+      case 'state': {
+        await this.setState(entry, event.state);
+        if (event.state === 'suspended' && entry.accountId !== null) {
+          const [row] = await rows<{ suspended_count: number }>(
+            this.o.db,
+            sql`update whatsapp_accounts set suspended = true, suspended_count = suspended_count + 1
+                where id = ${entry.accountId} returning suspended_count`,
+          );
+          await this.emit(entry, 'suspended', {
+            deviceId,
+            suspended_count: row?.suspended_count ?? 0,
+            state: 'suspended',
+          });
+          return;
+        }
+        await this.emit(entry, 'connection.update', { deviceId, state: event.state });
+        if (event.state === 'loggedOut' || event.state === 'conflict') {
+          // the stored session is gone (or unusable): the account needs a new login
+          await this.drop(deviceId, { keepStored: false, release: true });
+        }
+        return;
+      }
+      case 'auth_failure':
+        await this.setState(entry, 'loggedOut');
+        await this.emit(entry, 'connection.update', { deviceId, state: 'loggedOut', message: event.message });
+        await this.drop(deviceId, { keepStored: false, release: true });
+        return;
+      case 'broken': {
+        // the client must be rebuilt: restore it from the stored session in place
+        this.o.log.warn({ deviceId, message: event.message }, 'session broken, rebuilding');
+        await this.setState(entry, 'reconnecting...');
+        await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
+        const { userId, accountId, rebuilds } = entry;
+        await this.drop(deviceId, { keepStored: true, release: false });
+        if (rebuilds < 5 && !this.stopped) {
+          const proxy = accountId === null ? null : await this.proxyOf(accountId);
+          await this.startSession(deviceId, userId, accountId, null, proxy);
+          const next = this.live.get(deviceId);
+          if (next) next.rebuilds = rebuilds + 1;
+        }
+        return;
+      }
+    }
+  }
+
+  // ---- requests from the API ----------------------------------------------------------------
+
+  private async onRequest(entry: Live, req: DeviceRequest): Promise<void> {
+    if (!req || typeof req.replyTo !== 'string') return;
+    const reply = (r: DeviceReply) => this.o.bus.publish(req.replyTo, r);
+    // a login in progress answers only its owner, or admin and dev
+    if (!req.args?.privileged && Number(req.args?.userId) !== entry.userId) {
+      return reply({ ok: false, error: 'You are not allowed to do this.', status: 403 });
+    }
+    switch (req.op) {
+      case 'qr':
+        if (entry.qr || entry.code)
+          return reply({ ok: true, data: { deviceId: entry.deviceId, qr: entry.qr, code: entry.code } });
+        if (entry.state === 'connected') return reply({ ok: false, error: 'The account is already connected.' });
+        entry.qrWaiters.push((r) => void reply(r));
+        return;
+      case 'state': {
+        const state =
+          this.live.get(entry.deviceId) === entry ? await entry.session.getState().catch(() => entry.state) : 'unknown';
+        return reply({ ok: true, data: { state, info: entry.info, workerId: this.workerId } });
+      }
+      case 'adopt': {
+        const accountId = Number(req.args?.accountId);
+        if (!Number.isInteger(accountId)) return reply({ ok: false, error: 'accountId is required' });
+        entry.accountId = accountId;
+        const state = await entry.session.getState().catch(() => entry.state);
+        entry.state = state;
+        await this.o.db.execute(sql`
+          update whatsapp_accounts
+          set worker_id = ${this.workerId}, lease_until = now() + ${this.leaseMs} * interval '1 millisecond',
+              state = ${state}, updated_at = now()
+          where id = ${accountId}`);
+        return reply({ ok: true, data: { state, workerId: this.workerId } });
+      }
+      case 'send': {
+        const to = String(req.args?.to ?? '');
+        const text = String(req.args?.text ?? '');
+        try {
+          const res = await entry.session.sendText(to, text);
+          return reply({ ok: true, data: { id: res.id } });
+        } catch (err) {
+          const code = err instanceof SendError ? err.code : 'failed';
+          return reply({ ok: false, error: `${code}: ${err instanceof Error ? err.message : String(err)}` });
+        }
+      }
+      case 'remove': {
+        // a login that was never saved leaves nothing behind; a saved account keeps its session
+        const keepStored = entry.accountId !== null;
+        await reply({ ok: true, data: { deviceId: entry.deviceId } });
+        await this.drop(entry.deviceId, { keepStored, release: true });
+        return;
+      }
+      case 'activate': {
+        const state = await entry.session.getState().catch(() => entry.state);
+        await this.setState(entry, state === 'suspended' ? 'connected' : state);
+        return reply({ ok: true, data: { state: entry.state } });
+      }
+      case 'reconnect': {
+        const { deviceId, userId, accountId } = entry;
+        await reply({ ok: true, data: { deviceId } });
+        await this.setState(entry, 'reconnecting...');
+        await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
+        await this.drop(deviceId, { keepStored: true, release: false });
+        const proxy = accountId === null ? null : await this.proxyOf(accountId);
+        await this.startSession(deviceId, userId, accountId, null, proxy);
+        return;
+      }
+    }
+  }
+
+  private async proxyOf(accountId: number): Promise<string | null> {
+    const [row] = await rows<{ value: string | null }>(
+      this.o.db,
+      sql`select p.value from whatsapp_accounts w left join proxies p on p.id = w.proxy_id where w.id = ${accountId}`,
+    );
+    return row?.value ?? null;
+  }
+
+  // ---- leases -------------------------------------------------------------------------------
+
+  /** Renews the leases of the accounts held here and lets go of any another host took over. */
+  async renew(): Promise<void> {
+    if (this.stopped) return;
+    const held = [...this.live.values()].filter((l) => l.accountId !== null);
+    if (held.length) {
+      const ids = held.map((l) => l.accountId as number);
+      const kept = await rows<{ id: number }>(
+        this.o.db,
+        sql`update whatsapp_accounts set lease_until = now() + ${this.leaseMs} * interval '1 millisecond'
+            where id = any(${sql.param(ids)}::int[]) and (worker_id = ${this.workerId} or worker_id is null)
+            returning id`,
+      );
+      const keep = new Set(kept.map((k) => k.id));
+      for (const l of held) {
+        if (!keep.has(l.accountId as number)) {
+          this.o.log.warn({ deviceId: l.deviceId }, 'lease lost to another worker; dropping the session here');
+          await this.drop(l.deviceId, { keepStored: true, release: false });
+        }
+      }
+    }
+    // logins that were never saved are not kept forever
+    const now = Date.now();
+    for (const l of [...this.live.values()]) {
+      if (l.accountId === null && now - l.startedAt > this.pendingTtlMs) {
+        await this.drop(l.deviceId, { keepStored: false, release: false });
+      }
+    }
+  }
+
+  /** Claims accounts whose lease ran out (their host died) and restores them here. */
+  async sweep(): Promise<void> {
+    if (this.stopped || this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const claimed = await rows<{ id: number; clientid: string; user_id: number; proxy: string | null }>(
+        this.o.db,
+        sql`with c as (
+              select w.id from whatsapp_accounts w
+              where (w.lease_until is null or w.lease_until < now())
+                and exists (select 1 from whatsapp_sessions s where s.session_id = w.clientid)
+              order by w.id
+              limit ${this.claimBatch}
+              for update of w skip locked
+            )
+            update whatsapp_accounts w
+            set worker_id = ${this.workerId}, lease_until = now() + ${this.leaseMs} * interval '1 millisecond'
+            from c
+            where w.id = c.id
+            returning w.id, w.clientid, w.user_id,
+              (select p.value from proxies p where p.id = w.proxy_id) as proxy`,
+      );
+      for (const c of claimed) {
+        if (this.stopped) break;
+        if (this.live.has(c.clientid)) {
+          const l = this.live.get(c.clientid);
+          if (l) l.accountId = c.id;
+          continue;
+        }
+        this.o.log.info({ deviceId: c.clientid }, 'restoring session');
+        await this.startSession(c.clientid, c.user_id, c.id, null, c.proxy);
+      }
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}

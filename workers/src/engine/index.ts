@@ -1,0 +1,63 @@
+import type { Config } from '@wa/server/config';
+import type { Db } from '@wa/server/db/client';
+import type { JobQueue } from '@wa/server/jobs/queue';
+import type { Logger } from '@wa/server/logger';
+import type { EventBus } from '@wa/server/realtime/bus';
+import { createDriver } from '../drivers/index';
+import { DbSessionStore } from '../drivers/session-store';
+import type { WhatsAppDriver } from '../drivers/types';
+import { registerJobs } from '../jobs/registry';
+import { SessionHost } from './host';
+
+export interface Engine {
+  host: SessionHost;
+  driver: WhatsAppDriver;
+  jobs: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The WhatsApp engine of one process: the driver `WA_DRIVER` selects, a session host that holds
+ * accounts under leases, and the job handlers on the queue. A worker process runs one; without
+ * REDIS_URL the API process runs one itself (embedded mode). The caller starts the queue.
+ */
+export async function startEngine(opts: {
+  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'>;
+  db: Db;
+  queue: JobQueue;
+  bus: EventBus;
+  log: Logger;
+  leaseMs?: number;
+  sweepMs?: number;
+}): Promise<Engine> {
+  const store = new DbSessionStore(opts.db);
+  const driver = await createDriver(opts.config, store);
+  const host = new SessionHost({
+    db: opts.db,
+    bus: opts.bus,
+    driver,
+    store,
+    log: opts.log,
+    leaseMs: opts.leaseMs ?? envMs('WA_LEASE_MS'),
+    sweepMs: opts.sweepMs ?? envMs('WA_SWEEP_MS'),
+  });
+  const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
+  await host.start();
+  opts.log.info({ driver: driver.name, workerId: host.workerId }, 'engine ready');
+  return {
+    host,
+    driver,
+    jobs,
+    close: async () => {
+      await host.stop();
+      await driver.close();
+    },
+  };
+}
+
+function envMs(name: string): number | undefined {
+  const v = process.env[name];
+  if (!v) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
