@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string | null;
   /** REDIS_URL: BullMQ jobs and Redis pub/sub instead of in-process ones. */
   redisUrl: string | null;
+  /** REDIS_PREFIX: keeps the queues and channels of one installation apart from another's on a shared Redis */
+  redisPrefix: string;
   /** JWT_SECRET: token signing secret; generated and kept in DATA_DIR when absent. */
   jwtSecret: string | null;
   /** ADMIN_EMAIL + ADMIN_PASSWORD: the admin created on the first start with no admin. */
@@ -64,6 +66,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     problems.push('REDIS_URL must start with redis:// or rediss://');
   }
+  const redisPrefix = str('REDIS_PREFIX') ?? 'wa';
+  if (!/^[A-Za-z0-9_.-]{1,50}$/.test(redisPrefix)) {
+    problems.push('REDIS_PREFIX may hold only letters, digits, dot, dash and underscore (at most 50)');
+  }
   const jwtSecret = str('JWT_SECRET');
   if (jwtSecret !== null && jwtSecret.length < 16) {
     problems.push('JWT_SECRET must be at least 16 characters long');
@@ -89,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(str('DATA_DIR') ?? path.join(process.cwd(), 'data')),
     databaseUrl,
     redisUrl,
+    redisPrefix,
     jwtSecret,
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,

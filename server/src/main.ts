@@ -42,7 +42,7 @@ async function main() {
     log.warn(admin.reason);
   }
 
-  const { queue, bus } = createInfra(config.redisUrl, log);
+  const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
   let engine: { close(): Promise<void> } | null = null;
   if (!config.redisUrl) {

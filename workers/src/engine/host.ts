@@ -318,7 +318,10 @@ export class SessionHost {
       case 'qr':
         if (entry.qr || entry.code)
           return reply({ ok: true, data: { deviceId: entry.deviceId, qr: entry.qr, code: entry.code } });
-        if (entry.state === 'connected') return reply({ ok: false, error: 'The account is already connected.' });
+        // already logged in (the phone was quick): nothing to scan, the browser heard `authenticated`
+        if (entry.state === 'connected' || entry.info) {
+          return reply({ ok: true, data: { deviceId: entry.deviceId, qr: null, code: null, state: 'connected' } });
+        }
         entry.qrWaiters.push((r) => void reply(r));
         return;
       case 'state': {
@@ -430,7 +433,8 @@ export class SessionHost {
               for update of w skip locked
             )
             update whatsapp_accounts w
-            set worker_id = ${this.workerId}, lease_until = now() + ${this.leaseMs} * interval '1 millisecond'
+            set worker_id = ${this.workerId}, lease_until = now() + ${this.leaseMs} * interval '1 millisecond',
+                state = case when w.suspended then w.state else 'reconnecting...' end
             from c
             where w.id = c.id
             returning w.id, w.clientid, w.user_id,
@@ -444,6 +448,9 @@ export class SessionHost {
           continue;
         }
         this.o.log.info({ deviceId: c.clientid }, 'restoring session');
+        const payload = { deviceId: c.clientid, state: 'reconnecting...' };
+        await publishToUser(this.o.bus, c.user_id, 'reconnecting', payload);
+        await publishToAdmins(this.o.bus, 'reconnecting', payload);
         await this.startSession(c.clientid, c.user_id, c.id, null, c.proxy);
       }
     } finally {
