@@ -1,6 +1,7 @@
 // Builds the dashboard (web/) when web/dist is missing or older than its sources.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -29,7 +30,9 @@ export function isWebStale() {
 export function buildWebIfStale({ quiet = false } = {}) {
   if (!isWebStale()) return false;
   if (!quiet) console.log('Building the dashboard (web/)…');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+  // vite is web/'s dependency: npm may install it under web/node_modules or hoist it to the root
+  const vitePkg = createRequire(path.join(root, 'web/package.json')).resolve('vite/package.json');
+  execFileSync(process.execPath, [path.join(path.dirname(vitePkg), 'bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: path.join(root, 'web'),
     stdio: 'inherit',
   });

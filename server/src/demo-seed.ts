@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { ensureSettings } from './bootstrap';
+import { type Db, openDatabase, rows } from './db/client';
+import { UsersRepo } from './modules/users/users.repo';
+import { hashPassword, UsersService } from './modules/users/users.service';
+
+/** The demo users, one per role; their password is printed at start. */
+export const DEMO_USERS = [
+  { role: 'admin', email: 'admin@demo.local', firstname: 'Admin' },
+  { role: 'dev', email: 'dev@demo.local', firstname: 'Dev' },
+  { role: 'staff', email: 'staff@demo.local', firstname: 'Staff' },
+  { role: 'member', email: 'member@demo.local', firstname: 'Member' },
+] as const;
+export const DEMO_PASSWORD = 'demo12345';
+
+async function seed(db: Db): Promise<boolean> {
+  const [done] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from users where email = 'member@demo.local'`,
+  );
+  if ((done?.n ?? 0) > 0) return false;
+  const repo = new UsersRepo(db);
+  const service = new UsersService(repo);
+  const ids: Record<string, number> = {};
+  for (const u of DEMO_USERS) {
+    ids[u.role] = await repo.insert({
+      firstname: u.firstname,
+      lastname: 'Demo',
+      email: u.email,
+      passwordHash: await hashPassword(DEMO_PASSWORD),
+      role: u.role,
+      referralCode: await service.newReferralCode(),
+      referrerId: null,
+    });
+  }
+  await db.execute(sql`insert into proxies (value, status) values
+    ('http://10.10.0.1:3128', 'active'), ('http://10.10.0.2:3128', 'active'), ('http://10.10.0.3:3128', 'nonactive')`);
+  await db.execute(sql`insert into phone_numbers (number, name, status)
+    select '62812' || lpad(g::text, 8, '0'), 'Pelanggan ' || g, 'active' from generate_series(1, 200) g`);
+  await db.execute(sql`insert into message_templates (media, text, text_wa, button, status) values
+    (null, '<p>Halo <b>{name}</b>, promo spesial untuk nomor {phoneNumber}!</p>',
+     'Halo *{name}*, promo spesial untuk nomor {phoneNumber}!', '[]'::jsonb, 'active')`);
+  // two accounts of the member, with stored simulator sessions: the engine restores them at start
+  const member = ids.member as number;
+  for (const [i, phone] of ['6281311110001', '6281311110002'].entries()) {
+    const clientid = `id-1760000000000-${100 + i}`;
+    await db.execute(sql`insert into whatsapp_accounts (clientid, user_id, phonenumber, pushname, server, serialized, state)
+      values (${clientid}, ${member}, ${phone}, ${`Demo ${i + 1}`}, 'c.us', ${`${phone}@c.us`}, 'disconnected')`);
+    await db.execute(sql`insert into whatsapp_sessions (session_id, data)
+      values (${clientid}, ${Buffer.from(JSON.stringify({ phonenumber: phone, pushname: `Demo ${i + 1}` }))})`);
+  }
+  return true;
+}
+
+/** Seeds the demo data once into the embedded database of `dataDir`. */
+export async function seedDemo(dataDir: string): Promise<void> {
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: path.join(dataDir, 'pglite') });
+  try {
+    await ensureSettings(database.db);
+    const seeded = await seed(database.db);
+    console.log(
+      `\n  WA Blaster demo (WhatsApp simulator)${seeded ? ' — seeded' : ''}\n${DEMO_USERS.map(
+        (u) => `    ${u.role.padEnd(7)} ${u.email.padEnd(20)} password: ${DEMO_PASSWORD}`,
+      ).join('\n')}\n  A new account connects by itself about 3 s after its QR or pairing code appears.\n`,
+    );
+  } finally {
+    await database.close();
+  }
+}
