@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ensureSettings } from './bootstrap';
@@ -55,6 +56,7 @@ async function seed(db: Db): Promise<boolean> {
 
 /** Seeds the demo data once into the embedded database of `dataDir`. */
 export async function seedDemo(dataDir: string): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: null, pgliteDir: path.join(dataDir, 'pglite') });
   try {
     await ensureSettings(database.db);

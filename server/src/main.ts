@@ -90,6 +90,8 @@ async function main() {
     })();
     setTimeout(() => process.exit(0), 8000).unref();
   };
+  // a driver's stray promise (whatsapp-web.js pairing, a browser that died) must not end the process
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

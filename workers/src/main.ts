@@ -35,6 +35,8 @@ async function main() {
         process.exit(1);
       });
   };
+  // a driver's stray promise (whatsapp-web.js pairing, a browser that died) must not end the process
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -23,7 +23,7 @@ export async function startWorker(config: Config, log: Logger): Promise<RunningW
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
-  const { queue, bus } = createInfra(config.redisUrl, log);
+  const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   const engine = await startEngine({ config, db: database.db, queue, bus, log });
   await queue.start();
   log.info({ jobs: engine.jobs, database: database.kind, workerId: engine.host.workerId }, 'worker ready');

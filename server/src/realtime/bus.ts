@@ -48,6 +48,9 @@ export class RedisBus implements EventBus {
   ) {
     this.pub = new Redis(redisUrl, { lazyConnect: false });
     this.sub = new Redis(redisUrl, { lazyConnect: false });
+    // connection problems are retried by ioredis; without a handler they would be printed as unhandled
+    this.pub.on('error', () => {});
+    this.sub.on('error', () => {});
     this.sub.on('message', (channel: string, raw: string) => {
       const set = this.listeners.get(channel.slice(this.prefix.length));
       if (!set) return;
@@ -65,11 +68,19 @@ export class RedisBus implements EventBus {
     await this.pub.publish(this.prefix + channel, JSON.stringify(message));
   }
 
+  /** resolves once the subscriber connection is ready: a SUBSCRIBE sent while ioredis is still
+   * running its connect check makes it reconnect, and messages in that gap would be lost */
+  private ready(): Promise<void> {
+    if (this.sub.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => this.sub.once('ready', () => resolve()));
+  }
+
   async subscribe(channel: string, listener: BusListener) {
     let set = this.listeners.get(channel);
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
+      await this.ready();
       await this.sub.subscribe(this.prefix + channel);
     }
     set.add(listener);

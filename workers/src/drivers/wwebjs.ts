@@ -380,9 +380,11 @@ class WwebjsSession implements WhatsAppSession {
     }
   }
 
+  /** the last reported state, checked against WhatsApp Web while connected; 'disconnected' once broken */
   async getState(): Promise<DriverState> {
     const client = this.client;
-    if (!client || this.phase !== 'started' || this.state !== 'connected' || this.broken) return this.state;
+    if (this.broken) return 'disconnected';
+    if (!client || this.phase !== 'started' || this.state !== 'connected') return this.state;
     const live = await this.guard('getState', () => client.getState());
     return live ? mapWwebjsState(live) : this.state;
   }

@@ -422,6 +422,17 @@ export class SessionHost {
     if (this.stopped || this.sweeping) return;
     this.sweeping = true;
     try {
+      // batch after batch while there is more, so a host that starts alone takes every account
+      for (let round = 0; round < 1000 && !this.stopped; round++) {
+        if ((await this.sweepOnce()) < this.claimBatch) break;
+      }
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweepOnce(): Promise<number> {
+    {
       const claimed = await rows<{ id: number; clientid: string; user_id: number; proxy: string | null }>(
         this.o.db,
         sql`with c as (
@@ -453,8 +464,7 @@ export class SessionHost {
         await publishToAdmins(this.o.bus, 'reconnecting', payload);
         await this.startSession(c.clientid, c.user_id, c.id, null, c.proxy);
       }
-    } finally {
-      this.sweeping = false;
+      return claimed.length;
     }
   }
 }

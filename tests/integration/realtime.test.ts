@@ -1,0 +1,358 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type LiveMessage, normalizeRole, type Role } from '@wa/shared';
+import { eq } from 'drizzle-orm';
+import jwt from 'jsonwebtoken';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientOptions, WebSocket } from 'ws';
+import { users } from '../../server/src/db/schema';
+import { signToken } from '../../server/src/http/auth';
+import { UsersRepo } from '../../server/src/modules/users/users.repo';
+import { type BusListener, type EventBus, InProcessBus } from '../../server/src/realtime/bus';
+import { attachHub, type Hub } from '../../server/src/realtime/hub';
+import { publishLive, publishToAdmins, publishToUser } from '../../server/src/realtime/publish';
+import { type ApiHarness, setupApi } from '../support/api';
+import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+async function until(check: () => boolean, what = 'condition', ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+interface LiveSocket {
+  ws: WebSocket;
+  /** every frame received, in order */
+  frames: { text: string; binary: boolean }[];
+  messages(): LiveMessage[];
+  /** resolves with the close code */
+  closed: Promise<number>;
+}
+
+type Attempt = { opened: true; socket: LiveSocket } | { opened: false; status: number };
+
+const opened: WebSocket[] = [];
+
+/** Opens a socket and records every frame from the first byte on; or reports the refusal status. */
+function attempt(url: string, options?: ClientOptions): Promise<Attempt> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, options);
+    opened.push(ws);
+    const frames: LiveSocket['frames'] = [];
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.on('message', (data, binary) => frames.push({ text: String(data), binary }));
+    ws.once('open', () =>
+      resolve({
+        opened: true,
+        socket: { ws, frames, closed, messages: () => frames.map((f) => JSON.parse(f.text) as LiveMessage) },
+      }),
+    );
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ opened: false, status: res.statusCode ?? 0 });
+      res.resume();
+      ws.terminate();
+    });
+    ws.once('error', reject);
+  });
+}
+
+/** A bus that remembers how many subscriptions each channel has, so the tests see the hub's. */
+class WatchedBus implements EventBus {
+  readonly kind = 'memory' as const;
+  readonly subscriptions = new Map<string, number>();
+  constructor(private readonly inner: EventBus) {}
+  publish(channel: string, message: unknown) {
+    return this.inner.publish(channel, message);
+  }
+  async subscribe(channel: string, listener: BusListener) {
+    const off = await this.inner.subscribe(channel, listener);
+    this.subscriptions.set(channel, this.count(channel) + 1);
+    return async () => {
+      this.subscriptions.set(channel, this.count(channel) - 1);
+      await off();
+    };
+  }
+  count(channel: string): number {
+    return this.subscriptions.get(channel) ?? 0;
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+// ---- setup -----------------------------------------------------------------------------------
+
+const MAX_BUFFERED = 256 * 1024;
+
+let h: ApiHarness;
+let server: Server;
+let hub: Hub;
+let bus: WatchedBus;
+let base: string;
+let roleOf: (id: number) => Promise<Role | null>;
+let memberA: TestUser;
+let memberB: TestUser;
+let admin: TestUser;
+let dev: TestUser;
+let staff: TestUser;
+
+const wsUrl = (id: number | string, token: string) =>
+  `${base}/ws?id=${encodeURIComponent(String(id))}&token=${encodeURIComponent(token)}`;
+
+async function connect(user: TestUser, options?: ClientOptions): Promise<LiveSocket> {
+  const r = await attempt(wsUrl(user.id, user.token), options);
+  if (!r.opened) throw new Error(`refused with ${r.status}`);
+  return r.socket;
+}
+
+/** Publishes `count_synced` to the user's own channel and waits until the socket has it. */
+async function sentinel(socket: LiveSocket, userId: number) {
+  const mark = `sentinel-${Math.random()}`;
+  await publishToUser(bus, userId, 'count_synced', { mark });
+  await until(() => socket.frames.some((f) => f.text.includes(mark)), 'the sentinel');
+  return { event: 'count_synced', payload: { mark } };
+}
+
+beforeAll(async () => {
+  h = await setupApi();
+  const repo = new UsersRepo(h.database.db);
+  roleOf = async (id) => normalizeRole(await repo.roleOf(id));
+  bus = new WatchedBus(new InProcessBus());
+  server = createServer(h.app);
+  hub = attachHub(server, { bus, jwtSecret: TEST_JWT_SECRET, roleOf, maxBufferedBytes: MAX_BUFFERED });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  [memberA, memberB, admin, dev, staff] = await Promise.all([
+    createUser(h.database.db, { role: 'member' }),
+    createUser(h.database.db, { role: 'member' }),
+    createUser(h.database.db, { role: 'admin' }),
+    createUser(h.database.db, { role: 'dev' }),
+    createUser(h.database.db, { role: 'staff' }),
+  ]);
+});
+
+afterEach(async () => {
+  for (const ws of opened.splice(0)) ws.terminate();
+  await until(() => hub.stats().sockets === 0, 'every socket to close');
+});
+
+afterAll(async () => {
+  await hub?.close();
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+  await bus?.close();
+  await h?.close();
+});
+
+// ---- behaviour -------------------------------------------------------------------------------
+
+describe('realtime hub: who receives what', () => {
+  it('delivers an event on the member’s own channel as the exact JSON text {event, payload}', async () => {
+    const a = await connect(memberA);
+    const payload = { deviceId: 3, count: 12, name: 'Budi ✓ "quoted"', nested: { ok: true, list: [1, null] } };
+    await publishToUser(bus, memberA.id, 'count_success', payload);
+    await until(() => a.frames.length === 1, 'one frame');
+    expect(a.frames[0].binary).toBe(false);
+    expect(a.frames[0].text).toBe(JSON.stringify({ event: 'count_success', payload }));
+    expect(JSON.parse(a.frames[0].text)).toEqual({ event: 'count_success', payload });
+
+    await publishLive(bus, `client-${memberA.id}`, 'sending', { deviceId: 3 });
+    await until(() => a.frames.length === 2, 'a second frame');
+    expect(a.messages()[1]).toEqual({ event: 'sending', payload: { deviceId: 3 } });
+  });
+
+  it('never gives a member another member’s events nor client-admin events', async () => {
+    const a = await connect(memberA);
+    const b = await connect(memberB);
+    await publishToUser(bus, memberB.id, 'qr', { deviceId: 9, qr: 'secret-of-b' });
+    await publishToAdmins(bus, 'count_fail', { userId: memberB.id });
+    const mark = await sentinel(a, memberA.id);
+    expect(a.messages()).toEqual([mark]);
+    await until(() => b.frames.length === 1, 'member B’s own event');
+    expect(b.messages()).toEqual([{ event: 'qr', payload: { deviceId: 9, qr: 'secret-of-b' } }]);
+  });
+
+  it('gives admin and dev the client-admin events and their own, but not a member’s', async () => {
+    const ad = await connect(admin);
+    const dv = await connect(dev);
+    await publishToAdmins(bus, 'count_success', { userId: memberA.id, total: 5 });
+    await publishToUser(bus, memberA.id, 'qr', { deviceId: 1 });
+    await publishToUser(bus, admin.id, 'authenticated', { deviceId: 2 });
+    await publishToUser(bus, dev.id, 'idle', { deviceId: 4 });
+    const adminMark = await sentinel(ad, admin.id);
+    const devMark = await sentinel(dv, dev.id);
+    expect(ad.messages()).toEqual([
+      { event: 'count_success', payload: { userId: memberA.id, total: 5 } },
+      { event: 'authenticated', payload: { deviceId: 2 } },
+      adminMark,
+    ]);
+    expect(dv.messages()).toEqual([
+      { event: 'count_success', payload: { userId: memberA.id, total: 5 } },
+      { event: 'idle', payload: { deviceId: 4 } },
+      devMark,
+    ]);
+  });
+
+  it('gives staff its own events but not client-admin events', async () => {
+    const s = await connect(staff);
+    await publishToAdmins(bus, 'finished', { blastId: 1 });
+    await publishToUser(bus, staff.id, 'stop', { deviceId: 6 });
+    const mark = await sentinel(s, staff.id);
+    expect(s.messages()).toEqual([{ event: 'stop', payload: { deviceId: 6 } }, mark]);
+  });
+
+  it('reads the role fresh at connect time, not from the token', async () => {
+    const promoted = await createUser(h.database.db, { role: 'member' });
+    await new UsersRepo(h.database.db).update(promoted.id, { role: 'admin' });
+    const s = await connect(promoted); // the token still says member
+    await publishToAdmins(bus, 'count_fail', { n: 1 });
+    const mark = await sentinel(s, promoted.id);
+    expect(s.messages()).toEqual([{ event: 'count_fail', payload: { n: 1 } }, mark]);
+  });
+});
+
+describe('realtime hub: refused upgrades', () => {
+  const refused = async (url: string) => {
+    const before = hub.stats();
+    const r = await attempt(url);
+    expect(r.opened).toBe(false);
+    expect(hub.stats()).toEqual(before);
+    return r.opened ? 101 : r.status;
+  };
+
+  it('answers 401 without a token, with a bad, forged or expired token, or without an id', async () => {
+    expect(await refused(`${base}/ws?id=${memberA.id}`)).toBe(401);
+    expect(await refused(`${base}/ws?id=${memberA.id}&token=`)).toBe(401);
+    expect(await refused(wsUrl(memberA.id, 'not-a-jwt'))).toBe(401);
+    expect(await refused(wsUrl(memberA.id, signToken('another-secret', { id: memberA.id, role: 'member' })))).toBe(401);
+    const expired = jwt.sign(
+      { sub: String(memberA.id), role: 'member', exp: Math.floor(Date.now() / 1000) - 60 },
+      TEST_JWT_SECRET,
+    );
+    expect(await refused(wsUrl(memberA.id, expired))).toBe(401);
+    expect(await refused(`${base}/ws?token=${encodeURIComponent(memberA.token)}`)).toBe(401);
+    // the same token is accepted with the right id, so the refusals above are about the token
+    expect((await attempt(wsUrl(memberA.id, memberA.token))).opened).toBe(true);
+  });
+
+  it('answers 401 for the token of a deleted user', async () => {
+    const gone = await createUser(h.database.db, { role: 'admin' });
+    expect((await attempt(wsUrl(gone.id, gone.token))).opened).toBe(true);
+    await h.database.db.delete(users).where(eq(users.id, gone.id));
+    expect(await refused(wsUrl(gone.id, gone.token))).toBe(401);
+  });
+
+  it('answers 401 when the id is not the token’s user', async () => {
+    expect(await refused(wsUrl(memberB.id, memberA.token))).toBe(401);
+    expect(await refused(wsUrl(admin.id, memberA.token))).toBe(401);
+    expect(await refused(wsUrl(`${memberA.id}abc`, memberA.token))).toBe(401);
+  });
+
+  it('refuses upgrades on any other path, and plain HTTP still works', async () => {
+    const q = `id=${memberA.id}&token=${encodeURIComponent(memberA.token)}`;
+    expect(await refused(`${base}/api/health?${q}`)).toBe(404);
+    expect(await refused(`${base}/ws/other?${q}`)).toBe(404);
+    expect(await refused(`${base}/wss?${q}`)).toBe(404);
+    const res = await fetch(`${base.replace('ws:', 'http:')}/api/health`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('realtime hub: bus subscriptions and socket health', () => {
+  it('subscribes a bus channel once for its first socket and leaves it after its last socket closes', async () => {
+    const channel = `ws:client-${memberA.id}`;
+    expect(bus.count(channel)).toBe(0);
+    expect(hub.stats()).toEqual({ sockets: 0, channels: 0 });
+
+    const one = await connect(memberA);
+    const two = await connect(memberA);
+    const ad = await connect(admin);
+    expect(bus.count(channel)).toBe(1);
+    expect(bus.count('ws:client-admin')).toBe(1);
+    expect(hub.stats()).toEqual({ sockets: 3, channels: 3 }); // client-A, client-admin, client-admin's own
+
+    await publishToUser(bus, memberA.id, 'waiting', { deviceId: 1 });
+    await until(() => one.frames.length === 1 && two.frames.length === 1, 'both sockets');
+
+    one.ws.close();
+    await one.closed;
+    await until(() => hub.stats().sockets === 2, 'the hub to see the close');
+    expect(bus.count(channel)).toBe(1);
+    await publishToUser(bus, memberA.id, 'waiting', { deviceId: 2 });
+    await until(() => two.frames.length === 2, 'the remaining socket');
+    expect(one.frames).toHaveLength(1);
+
+    two.ws.close();
+    ad.ws.close();
+    await until(() => hub.stats().sockets === 0, 'the hub to see both closes');
+    expect(hub.stats()).toEqual({ sockets: 0, channels: 0 });
+    await until(() => bus.count(channel) === 0 && bus.count('ws:client-admin') === 0, 'the bus unsubscriptions');
+  });
+
+  it('keeps a socket that answers pings and terminates one that does not', async () => {
+    // a second hub with a fast heartbeat, on its own port
+    const quick = createServer();
+    const quickHub = attachHub(quick, { bus, jwtSecret: TEST_JWT_SECRET, roleOf, heartbeatMs: 100 });
+    await new Promise<void>((r) => quick.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = (u: TestUser) =>
+        `ws://127.0.0.1:${(quick.address() as AddressInfo).port}/ws?id=${u.id}&token=${encodeURIComponent(u.token)}`;
+      const healthy = await attempt(url(memberA));
+      const silent = await attempt(url(memberB), { autoPong: false });
+      if (!healthy.opened || !silent.opened) throw new Error('refused');
+      const code = await Promise.race([
+        silent.socket.closed,
+        new Promise((r) => setTimeout(() => r('still open'), 3000)),
+      ]);
+      expect(code).toBe(1006); // terminated, no close frame
+      await new Promise((r) => setTimeout(r, 300)); // three more heartbeats
+      expect(healthy.socket.ws.readyState).toBe(WebSocket.OPEN);
+      expect(quickHub.stats().sockets).toBe(1);
+      await publishToUser(bus, memberA.id, 'progressing', { done: 1 });
+      await until(() => healthy.socket.frames.length === 1, 'the healthy socket to receive');
+    } finally {
+      await quickHub.close();
+      quick.closeAllConnections();
+      await new Promise((r) => quick.close(r));
+    }
+  });
+
+  it('answers a text ping with pong and otherwise ignores what the browser sends', async () => {
+    const s = await connect(memberA);
+    s.ws.send('hello');
+    s.ws.send(JSON.stringify({ event: 'count_success', payload: {} }));
+    s.ws.send('ping');
+    await until(() => s.frames.length === 1, 'the pong');
+    expect(s.frames[0].text).toBe('pong');
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('skips a socket that does not read instead of buffering without bound', async () => {
+    const fast = await connect(memberA);
+    const slow = await connect(memberA);
+    slow.ws.pause();
+    const big = 'x'.repeat(512 * 1024);
+    const total = 80; // 40 MB for the slow socket if nothing were skipped
+    for (let i = 0; i < total; i++) {
+      await publishToUser(bus, memberA.id, 'update_target', { i, big });
+      await new Promise((r) => setTimeout(r, 5)); // lets the fast socket read
+    }
+    await until(() => fast.frames.length === total, 'the fast socket to get everything', 15_000);
+    slow.ws.resume();
+    // once a later message gets through, everything the hub queued before it has arrived
+    const end = Date.now() + 10_000;
+    while (!slow.frames.some((f) => f.text.includes('"after"'))) {
+      if (Date.now() > end) throw new Error('the slow socket never recovered');
+      await publishToUser(bus, memberA.id, 'reset', { after: true });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const bigOnes = slow.frames.filter((f) => f.text.includes('update_target')).length;
+    expect(bigOnes).toBeGreaterThan(0);
+    expect(bigOnes).toBeLessThan(total / 2);
+    expect(slow.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
