@@ -52,13 +52,18 @@ const tiers = [
   },
   {
     name: 'redis',
+    // workers on several processes share one PostgreSQL, so this tier needs both servers
     why: async () =>
       !redisUrl
         ? 'REDIS_URL (or TEST_REDIS_URL) is not set'
-        : (await reachable(redisUrl, 6379))
-          ? null
-          : `Redis at ${new URL(redisUrl).host} does not answer`,
-    run: () => vitest('redis', { TEST_REDIS_URL: redisUrl }),
+        : !(await reachable(redisUrl, 6379))
+          ? `Redis at ${new URL(redisUrl).host} does not answer`
+          : !pgUrl
+            ? 'DATABASE_URL (or TEST_DATABASE_URL) is not set; the failover test needs PostgreSQL'
+            : (await reachable(pgUrl, 5432))
+              ? null
+              : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
+    run: () => vitest('redis', { TEST_REDIS_URL: redisUrl, TEST_DATABASE_URL: pgUrl }),
   },
   {
     name: 'browser (e2e)',
