@@ -23,6 +23,8 @@ import { SCREEN_TITLES, ScreenPage } from './features/screens/screen-page';
 import { SettingsPage } from './features/settings/settings-page';
 import { TemplateFormPage } from './features/templates/template-form-page';
 import { TemplatesPage } from './features/templates/templates-page';
+import { WhatsappCreatePage } from './features/whatsapp/whatsapp-create-page';
+import { WhatsappListPage } from './features/whatsapp/whatsapp-list-page';
 
 function Root() {
   return (
@@ -52,6 +54,9 @@ const PAGES: Record<string, React.ReactNode> = {
   '/message': <TemplatesPage />,
   '/message/create': <TemplateFormPage />,
   '/message/edit': <TemplateFormPage />,
+  '/whatsapp': <WhatsappListPage />,
+  '/member/whatsapp': <WhatsappListPage />,
+  '/whatsapp/create': <WhatsappCreatePage />,
 };
 
 /** Every protected screen of the route table, each behind its role guard. */

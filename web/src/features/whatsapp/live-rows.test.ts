@@ -1,0 +1,78 @@
+import type { LiveMessage, WhatsappDto } from '@wa/shared';
+import { describe, expect, it } from 'vitest';
+import { type AccountRow, canReconnect, isCutOff, liveEventPatch, rowStatusText, toRow } from './live-rows';
+
+const base: WhatsappDto = {
+  id: 1,
+  clientid: 'id-1700000000000-1',
+  deviceId: 'id-1700000000000-1',
+  userId: 2,
+  user_id: 2,
+  previousDeviceId: null,
+  phonenumber: '6281200000001',
+  pushname: 'Sim 0001',
+  server: 'c.us',
+  serialized: '6281200000001@c.us',
+  proxyId: null,
+  reconnect: 0,
+  interval: null,
+  state: 'connected',
+  status: 'idle',
+  count_success: 0,
+  count_fail: 0,
+  income: 0,
+  suspended: false,
+  suspended_count: 0,
+  createdAt: '2024-01-01T00:00:00.000Z',
+};
+
+const msg = (event: LiveMessage['event'], payload: Record<string, unknown> = {}): LiveMessage => ({
+  event,
+  payload: { deviceId: base.clientid, ...payload },
+});
+const apply = (row: AccountRow, m: LiveMessage): AccountRow => ({ ...row, ...liveEventPatch(m) });
+
+describe('live row events (§4)', () => {
+  it('counts take value or the named count, and flash', () => {
+    expect(liveEventPatch(msg('count_success', { value: 4 }))).toMatchObject({
+      count_success: 4,
+      successUpdated: true,
+    });
+    expect(liveEventPatch(msg('count_fail', { count_fail: 2 }))).toMatchObject({ count_fail: 2, failUpdated: true });
+    expect(liveEventPatch(msg('count_fail', {}))).toBeNull();
+  });
+
+  it('shows the transient indicators in priority order, never while reconnecting', () => {
+    let row = toRow(base);
+    row = apply(row, msg('waiting', { waitTime: 12 }));
+    expect(rowStatusText(row)).toBe('Waiting (12s)...');
+    row = apply(row, msg('progressing'));
+    expect(rowStatusText(row)).toBe('Sending...');
+    row = { ...row, waiting: true, waitTime: 3 };
+    expect(rowStatusText(row)).toBe('Sending...');
+    row = apply(row, msg('attempting', { code: 408 }));
+    expect(rowStatusText(row)).toBe('Fail, attempting (408)...');
+    row = { ...row, state: 'reconnecting...', attempting: true };
+    expect(rowStatusText(row)).toBe('Reconnecting...');
+    row = apply(toRow(base), msg('idle'));
+    expect(rowStatusText(row)).toBe('Connected');
+  });
+
+  it('follows connection, suspension and run status', () => {
+    let row = apply(toRow({ ...base, status: 'sending' }), msg('connection.update', { state: 'conflict' }));
+    expect(row).toMatchObject({ state: 'conflict', status: 'idle' });
+    expect(canReconnect(row)).toBe(true);
+    row = apply(row, msg('suspended', { suspended_count: 2, state: 'suspended' }));
+    expect(rowStatusText(row)).toBe('Suspended (2x)');
+    expect(canReconnect(row)).toBe(false);
+    row = apply(row, msg('sending'));
+    expect(row.status).toBe('sending');
+    row = apply(row, msg('reset', { state: 'connected' }));
+    expect(row).toMatchObject({ count_success: 0, count_fail: 0, income: 0, state: 'connected' });
+  });
+
+  it('blocks start and stop when the connection is gone', () => {
+    for (const s of [null, 'disconnected', 'unknown', 'loggedOut', 'conflict']) expect(isCutOff(s)).toBe(true);
+    for (const s of ['connected', 'suspended', 'reconnecting...']) expect(isCutOff(s)).toBe(false);
+  });
+});

@@ -1,0 +1,168 @@
+import { humanizeState, type LiveMessage, type WhatsappDto } from '@wa/shared';
+
+/** A list row: the account plus the transient flags of §3 ("Transient row flags"). */
+export interface AccountRow extends WhatsappDto {
+  /** Start/Stop Blast sent, waiting for an event */
+  requesting: 'start' | 'stop' | null;
+  /** the last start or stop failed */
+  blastFailed: boolean;
+  resetting: boolean;
+  activating: boolean;
+  attempting: boolean;
+  attemptingCode: string | null;
+  progressing: boolean;
+  waiting: boolean;
+  waitTime: number;
+  successUpdated: boolean;
+  failUpdated: boolean;
+}
+
+export function toRow(dto: WhatsappDto): AccountRow {
+  return {
+    ...dto,
+    requesting: null,
+    blastFailed: false,
+    resetting: false,
+    activating: false,
+    attempting: false,
+    attemptingCode: null,
+    progressing: false,
+    waiting: false,
+    waitTime: 0,
+    successUpdated: false,
+    failUpdated: false,
+  };
+}
+
+const TRANSIENT_OFF = { attempting: false, attemptingCode: null, progressing: false, waiting: false, waitTime: 0 };
+
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * What a live event (§4 Live events) changes on the row of the account it names
+ * (`payload.deviceId`), or null when it does not concern the list.
+ */
+export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null {
+  const p = message.payload ?? {};
+  switch (message.event) {
+    case 'count_success': {
+      const value = num(p.value) ?? num(p.count_success);
+      if (value === undefined) return null;
+      const income = num(p.income);
+      return {
+        count_success: value,
+        successUpdated: true,
+        progressing: false,
+        ...(income === undefined ? {} : { income }),
+      };
+    }
+    case 'count_fail': {
+      const value = num(p.value) ?? num(p.count_fail);
+      if (value === undefined) return null;
+      return { count_fail: value, failUpdated: true, progressing: false };
+    }
+    case 'count_synced': {
+      const patch: Partial<AccountRow> = {};
+      const s = num(p.count_success);
+      const f = num(p.count_fail);
+      const income = num(p.income);
+      if (s !== undefined) patch.count_success = s;
+      if (f !== undefined) patch.count_fail = f;
+      if (income !== undefined) patch.income = income;
+      return patch;
+    }
+    case 'sending':
+      return { status: 'sending', requesting: null, blastFailed: false };
+    case 'stop':
+    case 'idle':
+      return { status: 'idle', requesting: null, ...TRANSIENT_OFF };
+    case 'finished':
+    case 'error_blast': {
+      const state = str(p.state);
+      return {
+        status: 'idle',
+        requesting: null,
+        ...TRANSIENT_OFF,
+        ...(state ? { state: state as AccountRow['state'] } : {}),
+      };
+    }
+    case 'connection.update': {
+      const state = str(p.state) as AccountRow['state'] | undefined;
+      if (!state) return null;
+      const patch: Partial<AccountRow> = { state, suspended: state === 'suspended' };
+      // the worker puts an account that is not connected back to idle (conflict included, §4)
+      if (state !== 'connected') Object.assign(patch, { status: 'idle', requesting: null, ...TRANSIENT_OFF });
+      const count = num(p.suspended_count);
+      if (count !== undefined) patch.suspended_count = count;
+      return patch;
+    }
+    case 'suspended': {
+      const patch: Partial<AccountRow> = {
+        state: 'suspended',
+        suspended: true,
+        status: 'idle',
+        requesting: null,
+        ...TRANSIENT_OFF,
+      };
+      const count = num(p.suspended_count);
+      if (count !== undefined) patch.suspended_count = count;
+      // §4: a suspended_count above 2 also updates the counts
+      if ((count ?? 0) > 2) {
+        const s = num(p.count_success);
+        const f = num(p.count_fail);
+        if (s !== undefined) patch.count_success = s;
+        if (f !== undefined) patch.count_fail = f;
+      }
+      return patch;
+    }
+    case 'reconnecting':
+      return { state: 'reconnecting...', ...TRANSIENT_OFF };
+    case 'reset': {
+      const state = str(p.state) as AccountRow['state'] | undefined;
+      return {
+        resetting: false,
+        count_success: num(p.count_success) ?? 0,
+        count_fail: num(p.count_fail) ?? 0,
+        income: num(p.income) ?? 0,
+        ...(state ? { state } : {}),
+      };
+    }
+    case 'attempting':
+      return {
+        ...TRANSIENT_OFF,
+        attempting: true,
+        attemptingCode: p.code === undefined || p.code === null ? null : String(p.code),
+      };
+    case 'progressing':
+      return { ...TRANSIENT_OFF, progressing: true };
+    case 'waiting':
+      return { ...TRANSIENT_OFF, waiting: true, waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)) };
+    default:
+      return null;
+  }
+}
+
+/** The status text of a row (§4 Transient row indicators): attempting, progressing, waiting, else the state. */
+export function rowStatusText(row: AccountRow): string {
+  if (row.state !== 'reconnecting...') {
+    if (row.attempting) return `Fail, attempting (${row.attemptingCode ?? ''})...`;
+    if (row.progressing) return 'Sending...';
+    if (row.waiting) return `Waiting (${row.waitTime}s)...`;
+  }
+  if (row.state === 'suspended') return `Suspended (${row.suspended_count}x)`;
+  return humanizeState(row.state) || '-';
+}
+
+/** States in which a blast cannot start or stop: the connection must be made again (§4). */
+export function isCutOff(state: AccountRow['state'] | string | null | undefined): boolean {
+  return !state || state === 'disconnected' || state === 'unknown' || state === 'loggedOut' || state === 'conflict';
+}
+
+/** §4 Reconnect: a non-suspended account in disconnected, loggedOut, unknown, conflict or absent. */
+export function canReconnect(row: Pick<AccountRow, 'state' | 'suspended'>): boolean {
+  return !row.suspended && row.state !== 'suspended' && isCutOff(row.state);
+}
