@@ -96,7 +96,8 @@ describe('phone numbers screens', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL(`${server.url}/phonenumber?page=2`);
     await expect.poll(() => page.getByText('Page 2 of 2').count()).toBe(1);
-    expect(await page.locator('tbody tr').count()).toBe(2);
+    // the pager can show page 2 before its rows arrive: wait for the rows themselves
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
     // hold the delete a moment to see the row's transient text
     await page.route('**/api/admin/phonenumber/*', async (route) => {
       if (route.request().method() === 'DELETE') await new Promise((r) => setTimeout(r, 300));

@@ -59,8 +59,14 @@ function blackHoleProxy() {
   const server: Server = createServer((req) => {
     sockets.add(req.socket); // plain http:// requests: never answered either
   });
-  server.on('connection', (socket) => sockets.add(socket));
+  // Chromium resets these sockets when it is closed: that is expected, not an error of the test
+  server.on('connection', (socket) => {
+    socket.on('error', () => {});
+    sockets.add(socket);
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
   server.on('connect', (req, socket: Socket) => {
+    socket.on('error', () => {});
     sockets.add(socket);
     const authorization = req.headers['proxy-authorization'];
     connects.push({ target: req.url ?? '', authorization });
