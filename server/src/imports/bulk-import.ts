@@ -126,10 +126,10 @@ function copyText(v: string): string {
 type StagedRow = { pos: number; values: string[]; reason: string | null; key: string | null };
 
 /** Fills the session's staging table: COPY on PostgreSQL, `unnest` batches on PGlite. */
-function stagingWriter(tx: RawTx, columns: readonly string[]) {
+function stagingWriter(tx: RawTx, columns: readonly string[], rowsT: string) {
   const names = ['pos', ...columns, 'reason', 'k'];
   if (tx.copyFrom) {
-    const stream = tx.copyFrom(`copy import_rows (${names.join(', ')}) from stdin`);
+    const stream = tx.copyFrom(`copy ${rowsT} (${names.join(', ')}) from stdin`);
     let failed: unknown = null;
     stream.on('error', (err) => {
       failed = err;
@@ -172,7 +172,7 @@ function stagingWriter(tx: RawTx, columns: readonly string[]) {
   }
   let batch: StagedRow[] = [];
   const types = names.map((n) => (n === 'pos' ? 'int[]' : 'text[]'));
-  const insert = `insert into import_rows (${names.join(', ')}) select * from unnest(${types
+  const insert = `insert into ${rowsT} (${names.join(', ')}) select * from unnest(${types
     .map((t, i) => `$${i + 1}::${t}`)
     .join(', ')})`;
   const flushBatch = async () => {
@@ -238,10 +238,17 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
   try {
     await withRawTransaction(db, async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1)', [target.lockKey]);
+      // scratch tables for this import: unlogged on PostgreSQL (shared buffers, no WAL; a temp
+      // table spills past temp_buffers), temporary on PGlite; created and dropped in this
+      // transaction, so a crash leaves nothing behind
+      const tag = randomBytes(4).toString('hex');
+      const rowsT = `import_rows_${tag}`;
+      const dupsT = `import_dups_${tag}`;
+      const scratch = tx.kind === 'postgres' ? 'unlogged' : 'temp';
       await tx.query(
-        `create temp table import_rows (pos int not null, ${columns.map((c) => `${c} text`).join(', ')}, reason text, k text) on commit drop`,
+        `create ${scratch} table ${rowsT} (pos int not null, ${columns.map((c) => `${c} text`).join(', ')}, reason text, k text)`,
       );
-      const staging = stagingWriter(tx, columns);
+      const staging = stagingWriter(tx, columns, rowsT);
       const seen = new Set<string>();
       let records = 0;
       let fresh = 0;
@@ -282,18 +289,18 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
       if (records === 0) throw badRequest('The file is empty.');
 
       // rows whose key is registered already leave the staging table and become skips
-      await tx.query('analyze import_rows');
+      await tx.query(`analyze ${rowsT}`);
       await tx.query(
-        `create temp table import_dups on commit drop as
+        `create ${scratch} table ${dupsT} as
            select i.pos, ${valueCols}, p.id as dup_id, p.status as dup_status
-           from import_rows i join ${table} p on p.${key} = i.${key} where false`,
+           from ${rowsT} i join ${table} p on p.${key} = i.${key} where false`,
       );
       const dups = await tx.query<{ n: number }>(
         `with d as (
-           delete from import_rows i using ${table} p
+           delete from ${rowsT} i using ${table} p
            where i.reason is null and p.${key} = i.${key}
            returning i.pos, ${valueCols}, p.id as dup_id, p.status as dup_status
-         ), ins as (insert into import_dups select * from d returning 1)
+         ), ins as (insert into ${dupsT} select * from d returning 1)
          select count(*)::int as n from ins`,
       );
       fresh -= dups[0]?.n ?? 0;
@@ -322,9 +329,7 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
       if (ownStats) await tx.query(`alter table ${table} disable trigger ${table}_stats_insert`);
       let ins: { lo: number | null; hi: number | null; n: number } = { lo: null, hi: null, n: 0 };
       if (fresh) {
-        await tx.query(
-          `insert into ${table} (${cols}) select ${cols} from import_rows where reason is null order by pos`,
-        );
+        await tx.query(`insert into ${table} (${cols}) select ${cols} from ${rowsT} where reason is null order by pos`);
         // under the lock nobody else takes ids: they are the last `fresh` of the sequence, if contiguous
         const [seq] = await tx.query<{ hi: string }>(
           `select currval(pg_get_serial_sequence('${table}', 'id'))::text as hi`,
@@ -353,7 +358,7 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
       const contiguous = ins.n === fresh;
       if (contiguous && idHeadFits(target)) {
         const dupPos = new Set<number>();
-        for await (const batch of cursorRows<{ pos: number }>(tx, 'import_dup_pos', 'select pos from import_dups')) {
+        for await (const batch of cursorRows<{ pos: number }>(tx, 'import_dup_pos', `select pos from ${dupsT}`)) {
           for (const d of batch) dupPos.add(d.pos);
         }
         let nextId = ins.lo ?? 0;
@@ -363,7 +368,7 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
           await created.write(out);
         }
       } else {
-        const createdSql = `select p.id, ${valueCols} from import_rows i join ${table} p on p.${key} = i.${key}
+        const createdSql = `select p.id, ${valueCols} from ${rowsT} i join ${table} p on p.${key} = i.${key}
              where i.reason is null order by i.pos`;
         for await (const batch of cursorRows<Record<string, unknown>>(tx, 'import_created', createdSql)) {
           await created.write(
@@ -383,11 +388,11 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
       // holds their key now), then the ones already registered
       const skippedSql = `
         select s.pos, ${columns.map((c) => `s.${c}`).join(', ')}, s.reason, p.id as dup_id, p.status as dup_status
-          from import_rows s left join ${table} p on s.k is not null and p.${key} = s.k
+          from ${rowsT} s left join ${table} p on s.k is not null and p.${key} = s.k
           where s.reason is not null
         union all
         select d.pos, ${columns.map((c) => `d.${c}`).join(', ')}, 'Already registered', d.dup_id, d.dup_status
-          from import_dups d
+          from ${dupsT} d
         order by pos`;
       for await (const batch of cursorRows<Record<string, unknown>>(tx, 'import_skipped', skippedSql)) {
         await skipped.write(
@@ -404,6 +409,7 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
           }),
         );
       }
+      await tx.query(`drop table ${rowsT}, ${dupsT}`);
       mark('skipped written');
     });
     mark('committed');
