@@ -50,7 +50,8 @@ describe('route guards of §2', () => {
         await expect.poll(() => page.getByText('ERROR', { exact: true }).count()).toBe(1);
       } else {
         await page.waitForURL(`${server.url}/not-authorized`);
-        expect(await page.getByRole('heading', { name: 'Not Authorized' }).count()).toBe(1);
+        // the URL changes before the screen renders: wait for the heading itself
+        await expect.poll(() => page.getByRole('heading', { name: 'Not Authorized' }).count()).toBe(1);
       }
       await context.close();
     }

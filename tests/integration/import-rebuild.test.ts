@@ -25,7 +25,7 @@ const upload = (csv: string) =>
     .set(bearer(admin.token))
     .attach('file', Buffer.from(csv), 'numbers.csv');
 
-describe('a large import into a small table', () => {
+describe('a large import loaded directly into a small table', () => {
   it('keeps every index, the exact count and the file order, and skips as usual', async () => {
     const before = await rows<{ indexname: string }>(
       h.database.db,

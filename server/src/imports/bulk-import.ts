@@ -6,6 +6,7 @@ import type { Response } from 'express';
 import { type Db, type RawTx, withRawTransaction } from '../db/client';
 import { AppError, badRequest } from '../http/errors';
 import { writeChunk } from '../http/stream';
+import { directLoad } from './direct-load';
 import { ImportFileError } from './json-stream';
 import { readRecordBatches } from './records';
 import type { ImportFile } from './upload';
@@ -238,6 +239,8 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
   try {
     await withRawTransaction(db, async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1)', [target.lockKey]);
+      // a small table: its keys fit in memory and the file loads straight in
+      if (await directLoad(tx, target, file, { created, skipped }, mark)) return;
       // scratch tables for this import: unlogged on PostgreSQL (shared buffers, no WAL; a temp
       // table spills past temp_buffers), temporary on PGlite; created and dropped in this
       // transaction, so a crash leaves nothing behind

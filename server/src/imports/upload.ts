@@ -12,6 +12,8 @@ export interface ImportFile {
   ext: ImportExt;
   /** the file's text, decoded as UTF-8, chunk by chunk as it arrives */
   text: AsyncIterable<string>;
+  /** the request's size in bytes when the client said it (Content-Length), to plan large loads */
+  bytes?: number;
 }
 
 export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
@@ -76,7 +78,13 @@ export function receiveImport<T>(
         stream.destroy(new AppError(413, `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
       });
       stream.setEncoding('utf8');
-      handle({ name: info.filename ?? '', ext: ext as ImportExt, text: stream as AsyncIterable<string> }).then(
+      const declared = Number(req.headers['content-length']);
+      handle({
+        name: info.filename ?? '',
+        ext: ext as ImportExt,
+        text: stream as AsyncIterable<string>,
+        bytes: Number.isFinite(declared) && declared > 0 ? declared : undefined,
+      }).then(
         (value) => {
           stream.resume();
           finish(null, value);

@@ -1,0 +1,231 @@
+import type { ImportSkipped } from '@wa/shared';
+import type { RawTx } from '../db/client';
+import { badRequest } from '../http/errors';
+import type { BulkTarget } from './bulk-import';
+import { readRecordBatches } from './records';
+import type { ImportFile } from './upload';
+
+/** Tables up to this size have their keys read into memory, so the file loads straight in. */
+export const DIRECT_MAX_EXISTING = 200_000;
+/** bytes per row assumed when planning from the upload's size */
+const BYTES_PER_ROW = 40;
+const BATCH = 20_000;
+
+interface Sink {
+  write(items: string[]): Promise<void>;
+}
+
+function copyText(v: string): string {
+  return /[\\\t\n\r]/.test(v)
+    ? v.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
+    : v;
+}
+
+/** Rows with their ids into the target table: COPY on PostgreSQL, `unnest` batches on PGlite. */
+function tableWriter(tx: RawTx, table: string, columns: readonly string[]) {
+  const names = ['id', ...columns];
+  if (tx.copyFrom) {
+    const stream = tx.copyFrom(`copy ${table} (${names.join(', ')}) from stdin`);
+    let failed: unknown = null;
+    stream.on('error', (err) => {
+      failed = err;
+    });
+    let buf = '';
+    const flush = async () => {
+      if (failed) throw failed;
+      const chunk = buf;
+      buf = '';
+      if (chunk && !stream.write(chunk)) {
+        await new Promise<void>((resolve, reject) => {
+          stream.once('drain', () => resolve());
+          stream.once('error', reject);
+        });
+      }
+    };
+    return {
+      add(id: number, values: string[]): Promise<void> | undefined {
+        let line = String(id);
+        for (const v of values) line += `\t${copyText(v)}`;
+        buf += `${line}\n`;
+        return buf.length > 1 << 18 ? flush() : undefined;
+      },
+      async end() {
+        await flush();
+        await new Promise<void>((resolve, reject) => {
+          if (failed) return reject(failed);
+          stream.once('error', reject);
+          stream.once('finish', () => resolve());
+          stream.end();
+        });
+      },
+      abort(err: Error) {
+        if (!stream.destroyed) stream.destroy(err);
+      },
+    };
+  }
+  let ids: number[] = [];
+  let rowsIn: string[][] = [];
+  const insert = `insert into ${table} (${names.join(', ')}) select * from unnest($1::int[], ${columns
+    .map((_, i) => `$${i + 2}::text[]`)
+    .join(', ')})`;
+  const flush = async () => {
+    if (!ids.length) return;
+    const batchIds = ids;
+    const batch = rowsIn;
+    ids = [];
+    rowsIn = [];
+    await tx.query(insert, [batchIds, ...columns.map((_, c) => batch.map((r) => r[c] ?? ''))]);
+  };
+  return {
+    add(id: number, values: string[]): Promise<void> | undefined {
+      ids.push(id);
+      rowsIn.push(values);
+      return ids.length >= BATCH ? flush() : undefined;
+    },
+    end: flush,
+    abort(_err: Error) {
+      ids = [];
+      rowsIn = [];
+    },
+  };
+}
+
+/**
+ * Loads an import straight into a small table (at most DIRECT_MAX_EXISTING rows): its keys are read
+ * into memory first, so every row of the file is decided while it is parsed (created with an id
+ * reserved from the sequence, or skipped with its reason and the row that holds its key) and the
+ * new rows stream into the table with COPY. For a load larger than the table, the secondary
+ * indexes are dropped first and rebuilt once at the end. Runs inside the import's transaction,
+ * under the target's advisory lock. Returns null when the table is too large for this path.
+ */
+export async function directLoad(
+  tx: RawTx,
+  target: BulkTarget,
+  file: ImportFile,
+  out: { created: Sink; skipped: Sink },
+  mark: (what: string) => void,
+): Promise<{ records: number } | null> {
+  const { table, key, columns } = target;
+  const [stats] = await tx.query<{ n: number }>(`select row_count::int as n from table_stats where name = $1`, [table]);
+  const existing = stats?.n ?? 0;
+  const limit = Number(process.env.IMPORT_DIRECT_MAX_EXISTING ?? DIRECT_MAX_EXISTING);
+  if (existing > limit) return null;
+
+  // key → id * 8 + status index * 2 + (seen in this file ? 1 : 0): one number per key keeps it small
+  const statuses: string[] = [];
+  const statusIndex = (s: string) => {
+    let i = statuses.indexOf(s);
+    if (i < 0) i = statuses.push(s) - 1;
+    return i;
+  };
+  const keys = new Map<string, number>();
+  const have = await tx.query<{ id: number; k: string; status: string }>(
+    `select id, ${key} as k, status from ${table}`,
+  );
+  for (const r of have) keys.set(r.k, r.id * 8 + statusIndex(r.status) * 2);
+  mark('keys loaded');
+
+  const estimate = file.bytes ? Math.floor(file.bytes / BYTES_PER_ROW) : 0;
+  const rebuild: string[] = [];
+  const large = estimate >= (Number(process.env.IMPORT_REBUILD_MIN_ROWS) || 100_000) && estimate > existing;
+  if (large) {
+    const idx = await tx.query<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes where schemaname = 'public' and tablename = $1
+         and indexname not in (select conname from pg_constraint where conrelid = $1::regclass)`,
+      [table],
+    );
+    for (const i of idx) {
+      await tx.query(`drop index "${i.indexname}"`);
+      rebuild.push(i.indexdef);
+    }
+    // the transition-table trigger would copy every new row once more: the count is kept below
+    await tx.query(`alter table ${table} disable trigger ${table}_stats_insert`);
+    if (tx.kind === 'postgres') await tx.query(`set local maintenance_work_mem = '256MB'`);
+  }
+
+  // ids from the sequence, reserved in one step at the end (nobody else inserts under the lock)
+  const seq = `pg_get_serial_sequence('${table}', 'id')`;
+  const [{ lo } = { lo: 1 }] = await tx.query<{ lo: string | number }>(`select nextval(${seq}) as lo`);
+  let nextId = Number(lo);
+  const writer = tableWriter(tx, table, columns);
+  let records = 0;
+  let createdBuf: string[] = [];
+  let skippedBuf: string[] = [];
+  const flushOut = async () => {
+    if (createdBuf.length) await out.created.write(createdBuf);
+    if (skippedBuf.length) await out.skipped.write(skippedBuf);
+    createdBuf = [];
+    skippedBuf = [];
+  };
+  const skip = (values: Partial<Record<string, string>>, reason: string, id: number | null, status?: string) => {
+    const item: ImportSkipped = {
+      number: values[key] ?? '',
+      name: values.name ?? '',
+      status: status ?? values.status ?? '',
+      id,
+      reason,
+    };
+    if (key === 'value') (item as unknown as Record<string, unknown>).value = values.value ?? '';
+    skippedBuf.push(JSON.stringify(item));
+  };
+  const named = (values: string[]) => {
+    const o: Record<string, string> = {};
+    columns.forEach((c, i) => {
+      o[c] = values[i] ?? '';
+    });
+    return o;
+  };
+  try {
+    for await (const recs of readRecordBatches(file, columns)) {
+      for (const rec of recs) {
+        records++;
+        if (rec.error) {
+          skip(rec.fields, rec.error, null);
+          continue;
+        }
+        const norm = target.normalize(rec.fields);
+        if ('reason' in norm) {
+          skip(rec.fields, norm.reason, null);
+          continue;
+        }
+        const k = norm.values[0] ?? '';
+        const code = keys.get(k);
+        if (code !== undefined) {
+          const ownerId = Math.floor(code / 8);
+          const ownerStatus = statuses[Math.floor((code % 8) / 2)];
+          const inFile = code % 2 === 1;
+          skip(named(norm.values), inFile ? 'Duplicate in file' : 'Already registered', ownerId, ownerStatus);
+          if (!inFile) keys.set(k, code + 1);
+          continue;
+        }
+        const id = nextId++;
+        keys.set(k, id * 8 + statusIndex(norm.values[columns.indexOf('status')] ?? '') * 2 + 1);
+        createdBuf.push(JSON.stringify(target.toDto(id, norm.values)));
+        const wait = writer.add(id, norm.values);
+        if (wait) await wait;
+      }
+      if (createdBuf.length + skippedBuf.length >= BATCH) await flushOut();
+    }
+  } catch (err) {
+    writer.abort(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
+  await writer.end();
+  await flushOut();
+  keys.clear();
+  mark('loaded');
+  if (records === 0) throw badRequest('The file is empty.');
+  const added = nextId - Number(lo);
+  // the sequence continues after the ids used (or gives back the one reserved when none was)
+  await tx.query(`select setval(${seq}, $1, $2)`, [added ? nextId - 1 : Number(lo), added > 0]);
+  for (const def of rebuild) await tx.query(def);
+  if (large) {
+    await tx.query(`alter table ${table} enable trigger ${table}_stats_insert`);
+    await tx.query(`update table_stats set row_count = row_count + $1, version = version + 1 where name = $2`, [
+      added,
+      table,
+    ]);
+  }
+  mark('indexed');
+  return { records };
+}
