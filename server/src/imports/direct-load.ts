@@ -2,6 +2,7 @@ import type { ImportSkipped } from '@wa/shared';
 import type { RawTx } from '../db/client';
 import { badRequest } from '../http/errors';
 import type { BulkTarget } from './bulk-import';
+import { KeyTable } from './key-table';
 import { readRecordBatches } from './records';
 import type { ImportFile } from './upload';
 
@@ -118,7 +119,7 @@ export async function directLoad(
     if (i < 0) i = statuses.push(s) - 1;
     return i;
   };
-  const keys = new Map<string, number>();
+  const keys = new KeyTable();
   const have = await tx.query<{ id: number; k: string; status: string }>(
     `select id, ${key} as k, status from ${table}`,
   );
@@ -149,6 +150,7 @@ export async function directLoad(
   let nextId = Number(lo);
   const writer = tableWriter(tx, table, columns);
   let records = 0;
+  let waited = 0;
   let createdBuf: string[] = [];
   let skippedBuf: string[] = [];
   const flushOut = async () => {
@@ -200,11 +202,16 @@ export async function directLoad(
         }
         const id = nextId++;
         keys.set(k, id * 8 + statusIndex(norm.values[columns.indexOf('status')] ?? '') * 2 + 1);
-        createdBuf.push(JSON.stringify(target.toDto(id, norm.values)));
+        createdBuf.push(target.toJson ? target.toJson(id, norm.values) : JSON.stringify(target.toDto(id, norm.values)));
         const wait = writer.add(id, norm.values);
-        if (wait) await wait;
+        if (wait) {
+          const w0 = performance.now();
+          await wait;
+          waited += performance.now() - w0;
+        }
       }
-      if (createdBuf.length + skippedBuf.length >= BATCH) await flushOut();
+      // small, frequent hand-offs: held buffers would outlive young-generation GCs and bloat the heap
+      if (createdBuf.length + skippedBuf.length >= 2000) await flushOut();
     }
   } catch (err) {
     writer.abort(err instanceof Error ? err : new Error(String(err)));
@@ -212,8 +219,7 @@ export async function directLoad(
   }
   await writer.end();
   await flushOut();
-  keys.clear();
-  mark('loaded');
+  mark(`loaded (${Math.round(waited)} ms waiting for the database)`);
   if (records === 0) throw badRequest('The file is empty.');
   const added = nextId - Number(lo);
   // the sequence continues after the ids used (or gives back the one reserved when none was)

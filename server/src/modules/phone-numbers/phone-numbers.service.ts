@@ -45,6 +45,9 @@ export const PHONE_IMPORT: BulkTarget = {
     count_fail: 0,
     last_sent: null,
   }),
+  // number and status are digits and fixed words; only the name needs escaping
+  toJson: (id, [number, name, status]) =>
+    `{"id":${id},"number":"${number}","name":${JSON.stringify(name)},"status":"${status}","in_use":0,"count_success":0,"count_fail":0,"last_sent":null}`,
 };
 
 /** The rules of the target-number list (§2 Phone numbers, §7 Phone numbers). */
