@@ -32,18 +32,22 @@ export interface BenchServer {
 /** The real API process (npm start's server) on a free port, signed in as the admin. */
 export async function startServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      ADMIN_EMAIL: 'bench@example.test',
-      ADMIN_PASSWORD: 'bench-password',
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        ADMIN_EMAIL: 'bench@example.test',
+        ADMIN_PASSWORD: 'bench-password',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + 60_000;
   for (;;) {
