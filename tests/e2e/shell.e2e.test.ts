@@ -71,22 +71,27 @@ describe('the signed-in shell', () => {
     const shell = new ShellPage(page);
     await shell.title().waitFor();
     const width = () => shell.sidebar().evaluate((el) => el.getBoundingClientRect().width);
-    await expect.poll(width).toBe(290);
+    await expect.poll(width, { timeout: 5000 }).toBe(290);
     await shell.toggleSidebar();
     await page.mouse.move(900, 400);
-    await expect.poll(width).toBe(90);
+    await expect.poll(width, { timeout: 5000 }).toBe(90);
     await shell.toggleSidebar();
-    await expect.poll(width).toBe(290);
+    await expect.poll(width, { timeout: 5000 }).toBe(290);
 
     await page.setViewportSize({ width: 390, height: 844 });
     const left = () => shell.sidebar().evaluate((el) => el.getBoundingClientRect().right);
-    await expect.poll(left).toBeLessThanOrEqual(0);
+    await expect.poll(left, { timeout: 5000 }).toBeLessThanOrEqual(0);
     await shell.toggleSidebar();
-    await expect.poll(left).toBeGreaterThan(200);
+    await expect.poll(left, { timeout: 5000 }).toBeGreaterThan(200);
     // widening past the breakpoint resets the drawer flag
     await page.setViewportSize({ width: 1280, height: 800 });
+    // let the page see the wide window (resize events are dispatched with the next frames) before
+    // narrowing it again, or a busy machine folds both resizes into one
+    await page.evaluate(
+      () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))),
+    );
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(left).toBeLessThanOrEqual(0);
+    await expect.poll(left, { timeout: 5000 }).toBeLessThanOrEqual(0);
     await context.close();
   });
 
