@@ -42,6 +42,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
           globalSetup: ['tests/support/build-web.ts'],
+          // screens render after their data arrives; on a busy machine that takes more than 1 s
+          expect: { poll: { timeout: 5000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
