@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../support/factories';
@@ -100,6 +101,19 @@ describe('levels, settings and members screens', () => {
       headers: { authorization: `Bearer ${admin.token}` },
     }).then((r) => r.json());
     expect(saved.user).toMatchObject({ blast_interval_min: 20, blast_interval_max: 30, blast_fee: 99 });
+    // 'Filter Status': Wulan has an account connected, so she alone is active
+    await server.db.execute(
+      sql`insert into whatsapp_accounts (clientid, user_id, phonenumber, state) values ('id-1760000000000-1', ${member.id}, '6281200000001', 'connected')`,
+    );
+    await page.goto(`${server.url}/member`);
+    await page.getByLabel('Filter Status').selectOption('active');
+    await page.waitForURL(/status=active/);
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody').textContent()).toContain('Wulan Sari');
+    await page.getByLabel('Filter Status').selectOption('inactive');
+    await page.waitForURL(/status=inactive/);
+    await expect.poll(() => page.getByText('Page 1 of 2').count()).toBe(1);
+    expect(await page.locator('tbody').textContent()).not.toContain('Wulan Sari');
     await page.goto(`${server.url}/member/edit?id=424242`);
     await expect.poll(() => page.getByText('No User Found').count()).toBe(1);
     await context.close();

@@ -112,6 +112,22 @@ describe('member lists (admin and dev only)', () => {
     expect(bad.body.msg).toMatch(/page/);
   });
 
+  it("GET /members-per-page?status filters by 'Filter Status': active members have an account connected", async () => {
+    const active = await get('/api/admin/users/members-per-page?page=1&status=active', admin);
+    expect(active.status).toBe(200);
+    const activeIds = active.body.data.map((u: { id: number }) => u.id);
+    expect(activeIds).toHaveLength(1);
+    const inactive = await get('/api/admin/users/members-per-page?page=1&status=inactive', admin);
+    const inactiveIds = inactive.body.data.map((u: { id: number }) => u.id);
+    expect(inactiveIds).toHaveLength(2);
+    expect(inactiveIds).not.toContain(activeIds[0]);
+    const all = await get('/api/admin/users/members-per-page?page=1&status=', admin);
+    expect(all.body.data).toHaveLength(3);
+    const bad = await get('/api/admin/users/members-per-page?status=sleeping', admin);
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toMatch(/active or inactive/);
+  });
+
   it('GET /active counts members with a connected account', async () => {
     expect((await get('/api/admin/users/active', admin)).body).toEqual({ count: 1 });
   });

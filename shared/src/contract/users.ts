@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../constants';
 import { EMAIL_PATTERN } from '../format';
-import { optionalText, wholeNumber } from './common';
+import { optionalText, pageQuery, wholeNumber } from './common';
 
 /** A user as the API returns it; the password hash never leaves the server. */
 export interface UserDto {
@@ -108,4 +108,12 @@ export const referralQuery = z.object({
     .int()
     .positive('userId must be a positive number')
     .optional(),
+});
+
+/** GET /admin/users/members-per-page: page, search, and the 'Filter Status' (active = an account connected or sending). */
+export const membersQuery = pageQuery.extend({
+  status: z.preprocess(
+    (v) => (v === '' || v === 'all' ? undefined : v),
+    z.enum(['active', 'inactive'], { error: 'status must be active or inactive' }).optional(),
+  ),
 });

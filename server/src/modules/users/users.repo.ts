@@ -194,8 +194,11 @@ export class UsersRepo {
     );
   }
 
-  async membersPage(opts: { search?: string; limit: number; offset: number }) {
-    const where = sql`u.role = 'member' and ${searchClause(opts.search)}`;
+  async membersPage(opts: { search?: string; status?: 'active' | 'inactive'; limit: number; offset: number }) {
+    // active: an account connected or sending right now (as the dashboard counts active members)
+    const live = sql`exists (select 1 from whatsapp_accounts w where w.user_id = u.id and w.state in ('connected', 'sending'))`;
+    const status = opts.status === 'active' ? live : opts.status === 'inactive' ? sql`not ${live}` : sql`true`;
+    const where = sql`u.role = 'member' and ${searchClause(opts.search)} and ${status}`;
     const [count] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users u where ${where}`);
     const list = await rows<UserRow>(
       this.db,

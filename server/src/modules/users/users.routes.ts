@@ -1,4 +1,4 @@
-import { idParam, pageQuery, referralQuery } from '@wa/shared';
+import { idParam, membersQuery, pageQuery, referralQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
 import { parse } from '../../http/validate';
@@ -13,8 +13,8 @@ export function usersRoutes(users: UsersService): Router {
     res.json(await users.members());
   });
   r.get('/members-per-page', staffOnly, async (req, res) => {
-    const q = parse(pageQuery, req.query);
-    res.json(await users.membersPerPage(q.page, q.search));
+    const q = parse(membersQuery, req.query);
+    res.json(await users.membersPerPage(q.page, q.search, q.status));
   });
   r.get('/active', staffOnly, async (_req, res) => {
     res.json(await users.activeCount());

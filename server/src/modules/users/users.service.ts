@@ -44,8 +44,13 @@ export class UsersService {
     return { users: await this.repo.listMembers() };
   }
 
-  async membersPerPage(page: number, search?: string) {
-    const { total, data } = await this.repo.membersPage({ search, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  async membersPerPage(page: number, search?: string, status?: 'active' | 'inactive') {
+    const { total, data } = await this.repo.membersPage({
+      search,
+      status,
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+    });
     return { data, meta: pageMeta(page, total) };
   }
 

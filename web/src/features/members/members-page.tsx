@@ -11,19 +11,36 @@ import { inputClass } from '../../components/form-field';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { type PagedResult, useListPage } from '../../lib/use-list-page';
 
-const fetchMembers = (page: number, search: string) =>
+const fetchMembers = (page: number, search: string, status: string) =>
   call<PagedResult<UserDto>>(
-    `/admin/users/members-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+    `/admin/users/members-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}${
+      status ? `&status=${status}` : ''
+    }`,
     { fallback: 'Error fetching user' },
   );
 
-/** /member 'Daftar Member' (§2 Members): search in ?s=, page in ?page=. */
+/** 'Filter Status': a member is active while one of their accounts is connected or sending. */
+const STATUS_OPTIONS = [
+  { value: '', label: 'Semua' },
+  { value: 'active', label: 'Aktif' },
+  { value: 'inactive', label: 'Tidak Aktif' },
+];
+
+/** /member 'Daftar Member' (§2 Members): search in ?s=, status filter in ?status=, page in ?page=. */
 export function MembersPage() {
   const [params, setParams] = useSearchParams();
   const s = params.get('s') ?? '';
   const [typed, setTyped] = useState(s);
   const [searching, setSearching] = useState(false);
-  const fetchPage = useCallback(fetchMembers, []);
+  const status = params.get('status') ?? '';
+  const fetchPage = useCallback((page: number, search: string) => fetchMembers(page, search, status), [status]);
+  const filter = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set('status', value);
+    else next.delete('status');
+    next.set('page', '1');
+    setParams(next);
+  };
   const list = useListPage(fetchPage, s);
 
   // §2: the search shows a spinner, waits about a second, then refetches
@@ -95,6 +112,18 @@ export function MembersPage() {
         <Button type="submit" size="sm" variant="outline" disabled={searching}>
           {searching ? <Loader2 size={16} className="animate-spin" /> : <Search size={16} />} Cari
         </Button>
+        <select
+          aria-label="Filter Status"
+          value={status}
+          onChange={(e) => filter(e.target.value)}
+          className={`${inputClass} w-full sm:ml-auto sm:w-48`}
+        >
+          {STATUS_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.value ? o.label : `Filter Status: ${o.label}`}
+            </option>
+          ))}
+        </select>
       </form>
       {list.error && (
         <div className="mb-4">
