@@ -48,7 +48,7 @@ async function main() {
   if (!config.redisUrl) {
     // the composition root is the one place the API loads the engine (workers depends on server)
     const { startEngine } = await import('@wa/workers');
-    engine = await startEngine({ config, db: database.db, queue, bus, log });
+    engine = await startEngine({ config, db: database.db, queue, bus, log, exclusive: true });
     await queue.start();
   }
   const jwtSecret = resolveJwtSecret(config);

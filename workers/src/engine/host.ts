@@ -53,6 +53,9 @@ export interface HostOptions {
   pendingTtlMs?: number;
   /** accounts claimed per sweep, so several hosts share a dead host's accounts */
   claimBatch?: number;
+  /** the only host there is (embedded mode): at start it takes every account at once, without
+   * waiting for the leases of its own previous run to run out */
+  exclusive?: boolean;
 }
 
 /** Parses a stored proxy value (`[scheme://][user:pass@]host:port`) for a driver. */
@@ -89,6 +92,7 @@ export class SessionHost {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private sweeping = false;
+  private takeOver: boolean;
 
   constructor(private readonly o: HostOptions) {
     this.workerId = o.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -96,6 +100,7 @@ export class SessionHost {
     this.sweepMs = o.sweepMs ?? 10_000;
     this.pendingTtlMs = o.pendingTtlMs ?? 10 * 60_000;
     this.claimBatch = o.claimBatch ?? 100;
+    this.takeOver = o.exclusive ?? false;
   }
 
   get size(): number {
@@ -426,6 +431,7 @@ export class SessionHost {
       for (let round = 0; round < 1000 && !this.stopped; round++) {
         if ((await this.sweepOnce()) < this.claimBatch) break;
       }
+      this.takeOver = false;
     } finally {
       this.sweeping = false;
     }
@@ -437,7 +443,7 @@ export class SessionHost {
         this.o.db,
         sql`with c as (
               select w.id from whatsapp_accounts w
-              where (w.lease_until is null or w.lease_until < now())
+              where (w.lease_until is null or w.lease_until < now() or (${this.takeOver} and w.worker_id is distinct from ${this.workerId}))
                 and exists (select 1 from whatsapp_sessions s where s.session_id = w.clientid)
               order by w.id
               limit ${this.claimBatch}

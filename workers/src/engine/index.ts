@@ -29,6 +29,8 @@ export async function startEngine(opts: {
   log: Logger;
   leaseMs?: number;
   sweepMs?: number;
+  /** the only engine there is (no Redis): take every account at start */
+  exclusive?: boolean;
 }): Promise<Engine> {
   const store = new DbSessionStore(opts.db);
   const driver = await createDriver(opts.config, store);
@@ -40,6 +42,7 @@ export async function startEngine(opts: {
     log: opts.log,
     leaseMs: opts.leaseMs ?? envMs('WA_LEASE_MS'),
     sweepMs: opts.sweepMs ?? envMs('WA_SWEEP_MS'),
+    exclusive: opts.exclusive,
   });
   const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
   await host.start();
