@@ -61,6 +61,14 @@ describe('a large import loaded directly into a small table', () => {
     expect(stats?.row_count).toBe(5);
     const page = await request(h.app).get('/api/admin/phonenumber/list-per-page?page=1').set(bearer(admin.token));
     expect(page.body.meta.total).toBe(5);
+    // names with the characters COPY's text format escapes arrive unchanged
+    const odd = 'Back\\slash\ttab "quote"';
+    const third = await upload(`number,name\n081200000009,"${odd.replace(/"/g, '""')}"\n`);
+    expect(third.body.created[0]).toMatchObject({ number: '6281200000009', name: odd });
+    const stored = await request(h.app)
+      .get(`/api/admin/phonenumber/${third.body.created[0].id}`)
+      .set(bearer(admin.token));
+    expect(stored.body.phoneNumber).toMatchObject({ name: odd });
     // the unique index is back: a duplicate cannot slip in
     const dup = await request(h.app)
       .post('/api/admin/phonenumber/save')

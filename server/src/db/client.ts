@@ -65,6 +65,8 @@ export interface RawTx {
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
   /** PostgreSQL only: a COPY … FROM STDIN stream on this connection */
   copyFrom?(text: string): Writable;
+  /** PGlite only: COPY … FROM '/dev/blob' with this text as the file */
+  copyBlob?(text: string, data: string): Promise<void>;
 }
 
 /**
@@ -78,6 +80,9 @@ export async function withRawTransaction<T>(db: Db, work: (tx: RawTx) => Promise
       work({
         kind: 'pglite',
         query: async <R>(text: string, params?: unknown[]) => (await t.query<R>(text, params)).rows,
+        copyBlob: async (text: string, data: string) => {
+          await t.query(text, [], { blob: new Blob([data]) });
+        },
       }),
     );
   }

@@ -22,7 +22,7 @@ function copyText(v: string): string {
     : v;
 }
 
-/** Rows with their ids into the target table: COPY on PostgreSQL, `unnest` batches on PGlite. */
+/** Rows with their ids into the target table: COPY FROM STDIN on PostgreSQL, COPY from a blob per batch on PGlite. */
 function tableWriter(tx: RawTx, table: string, columns: readonly string[]) {
   const names = ['id', ...columns];
   if (tx.copyFrom) {
@@ -64,29 +64,31 @@ function tableWriter(tx: RawTx, table: string, columns: readonly string[]) {
       },
     };
   }
-  let ids: number[] = [];
-  let rowsIn: string[][] = [];
-  const insert = `insert into ${table} (${names.join(', ')}) select * from unnest($1::int[], ${columns
-    .map((_, i) => `$${i + 2}::text[]`)
-    .join(', ')})`;
+  // PGlite: COPY from an in-memory file per batch (faster there than `unnest` arrays)
+  const copyBlob = tx.copyBlob;
+  if (!copyBlob) throw new Error('no bulk path for this database');
+  const copySql = `copy ${table} (${names.join(', ')}) from '/dev/blob'`;
+  let text = '';
+  let count = 0;
   const flush = async () => {
-    if (!ids.length) return;
-    const batchIds = ids;
-    const batch = rowsIn;
-    ids = [];
-    rowsIn = [];
-    await tx.query(insert, [batchIds, ...columns.map((_, c) => batch.map((r) => r[c] ?? ''))]);
+    if (!count) return;
+    const data = text;
+    text = '';
+    count = 0;
+    await copyBlob(copySql, data);
   };
   return {
     add(id: number, values: string[]): Promise<void> | undefined {
-      ids.push(id);
-      rowsIn.push(values);
-      return ids.length >= BATCH ? flush() : undefined;
+      let line = String(id);
+      for (const v of values) line += `\t${copyText(v)}`;
+      text += `${line}\n`;
+      count++;
+      return count >= BATCH ? flush() : undefined;
     },
     end: flush,
     abort(_err: Error) {
-      ids = [];
-      rowsIn = [];
+      text = '';
+      count = 0;
     },
   };
 }
