@@ -6,6 +6,7 @@ import type { Response } from 'express';
 import { type Db, type RawTx, withRawTransaction } from '../db/client';
 import { AppError, badRequest } from '../http/errors';
 import { writeChunk } from '../http/stream';
+import { copyLine, copyStream } from './copy-stream';
 import { directLoad } from './direct-load';
 import { ImportFileError } from './json-stream';
 import { readRecordBatches } from './records';
@@ -118,13 +119,6 @@ function idHeadFits(target: BulkTarget): boolean {
   return JSON.stringify(target.toDto(0, sample)).startsWith(ID_HEAD);
 }
 
-/** COPY text format: backslash, tab, newline and carriage return are escaped */
-function copyText(v: string): string {
-  return /[\\\t\n\r]/.test(v)
-    ? v.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
-    : v;
-}
-
 /** One row of the staging table: file position, the target's columns, and why it is skipped. */
 type StagedRow = { pos: number; values: string[]; reason: string | null; key: string | null };
 
@@ -132,45 +126,11 @@ type StagedRow = { pos: number; values: string[]; reason: string | null; key: st
 function stagingWriter(tx: RawTx, columns: readonly string[], rowsT: string) {
   const names = ['pos', ...columns, 'reason', 'k'];
   if (tx.copyFrom) {
-    const stream = tx.copyFrom(`copy ${rowsT} (${names.join(', ')}) from stdin`);
-    let failed: unknown = null;
-    stream.on('error', (err) => {
-      failed = err;
-    });
-    let buf = '';
-    const NULL = '\\N';
-    const flushBuf = async () => {
-      if (failed) throw failed;
-      const chunk = buf;
-      buf = '';
-      if (chunk && !stream.write(chunk)) {
-        await new Promise<void>((resolve, reject) => {
-          stream.once('drain', () => resolve());
-          stream.once('error', reject);
-        });
-      }
-    };
+    const copy = copyStream({ ...tx, copyFrom: tx.copyFrom }, `copy ${rowsT} (${names.join(', ')}) from stdin`);
     return {
-      /** ends the COPY with an error, so the connection leaves COPY mode and can roll back */
-      abort(err: Error) {
-        if (!stream.destroyed) stream.destroy(err);
-      },
-      add(r: StagedRow): Promise<void> | undefined {
-        let line = String(r.pos);
-        for (const v of r.values) line += `\t${copyText(v)}`;
-        line += `\t${r.reason === null ? NULL : copyText(r.reason)}\t${r.key === null ? NULL : copyText(r.key)}\n`;
-        buf += line;
-        return buf.length > 1 << 18 ? flushBuf() : undefined;
-      },
-      async end() {
-        await flushBuf();
-        await new Promise<void>((resolve, reject) => {
-          if (failed) return reject(failed);
-          stream.once('error', reject);
-          stream.once('finish', () => resolve());
-          stream.end();
-        });
-      },
+      abort: copy.abort,
+      add: (r: StagedRow) => copy.push(copyLine(r.pos, [...r.values, r.reason, r.key])),
+      end: copy.end,
     };
   }
   let batch: StagedRow[] = [];

@@ -2,6 +2,7 @@ import type { ImportSkipped } from '@wa/shared';
 import type { RawTx } from '../db/client';
 import { badRequest } from '../http/errors';
 import type { BulkTarget } from './bulk-import';
+import { copyLine, copyStream } from './copy-stream';
 import { KeyTable } from './key-table';
 import { readRecordBatches } from './records';
 import type { ImportFile } from './upload';
@@ -16,53 +17,12 @@ interface Sink {
   write(items: string[]): Promise<void>;
 }
 
-function copyText(v: string): string {
-  return /[\\\t\n\r]/.test(v)
-    ? v.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
-    : v;
-}
-
 /** Rows with their ids into the target table: COPY FROM STDIN on PostgreSQL, COPY from a blob per batch on PGlite. */
 function tableWriter(tx: RawTx, table: string, columns: readonly string[]) {
   const names = ['id', ...columns];
   if (tx.copyFrom) {
-    const stream = tx.copyFrom(`copy ${table} (${names.join(', ')}) from stdin`);
-    let failed: unknown = null;
-    stream.on('error', (err) => {
-      failed = err;
-    });
-    let buf = '';
-    const flush = async () => {
-      if (failed) throw failed;
-      const chunk = buf;
-      buf = '';
-      if (chunk && !stream.write(chunk)) {
-        await new Promise<void>((resolve, reject) => {
-          stream.once('drain', () => resolve());
-          stream.once('error', reject);
-        });
-      }
-    };
-    return {
-      add(id: number, values: string[]): Promise<void> | undefined {
-        let line = String(id);
-        for (const v of values) line += `\t${copyText(v)}`;
-        buf += `${line}\n`;
-        return buf.length > 1 << 18 ? flush() : undefined;
-      },
-      async end() {
-        await flush();
-        await new Promise<void>((resolve, reject) => {
-          if (failed) return reject(failed);
-          stream.once('error', reject);
-          stream.once('finish', () => resolve());
-          stream.end();
-        });
-      },
-      abort(err: Error) {
-        if (!stream.destroyed) stream.destroy(err);
-      },
-    };
+    const copy = copyStream({ ...tx, copyFrom: tx.copyFrom }, `copy ${table} (${names.join(', ')}) from stdin`);
+    return { add: (id: number, values: string[]) => copy.push(copyLine(id, values)), end: copy.end, abort: copy.abort };
   }
   // PGlite: COPY from an in-memory file per batch (faster there than `unnest` arrays)
   const copyBlob = tx.copyBlob;
@@ -79,9 +39,7 @@ function tableWriter(tx: RawTx, table: string, columns: readonly string[]) {
   };
   return {
     add(id: number, values: string[]): Promise<void> | undefined {
-      let line = String(id);
-      for (const v of values) line += `\t${copyText(v)}`;
-      text += `${line}\n`;
+      text += copyLine(id, values);
       count++;
       return count >= BATCH ? flush() : undefined;
     },

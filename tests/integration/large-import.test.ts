@@ -6,18 +6,11 @@ import { type ApiHarness, bearer, setupApi } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
 
 // the large-load path (indexes rebuilt after the insert, row count kept by the importer) normally
-// starts at 100,000 new rows; here it starts at one so a small file takes it
+// starts at 100,000 new rows; here it starts at one so a small file takes it. Both import paths
+// run it: the direct load (small tables) and the staging path (IMPORT_DIRECT_MAX_EXISTING=-1, as
+// tables too big to hold their keys in memory take)
 let h: ApiHarness;
 let admin: TestUser;
-beforeAll(async () => {
-  process.env.IMPORT_REBUILD_MIN_ROWS = '1';
-  h = await setupApi();
-  admin = await createUser(h.database.db, { role: 'admin' });
-});
-afterAll(async () => {
-  delete process.env.IMPORT_REBUILD_MIN_ROWS;
-  await h.close();
-});
 
 const upload = (csv: string) =>
   request(h.app)
@@ -25,7 +18,22 @@ const upload = (csv: string) =>
     .set(bearer(admin.token))
     .attach('file', Buffer.from(csv), 'numbers.csv');
 
-describe('a large import loaded directly into a small table', () => {
+describe.each([
+  { path: 'loaded directly into a small table', directMax: undefined },
+  { path: 'through the staging path', directMax: '-1' },
+])('a large import $path', ({ directMax }) => {
+  beforeAll(async () => {
+    process.env.IMPORT_REBUILD_MIN_ROWS = '1';
+    if (directMax) process.env.IMPORT_DIRECT_MAX_EXISTING = directMax;
+    h = await setupApi();
+    admin = await createUser(h.database.db, { role: 'admin' });
+  });
+  afterAll(async () => {
+    delete process.env.IMPORT_REBUILD_MIN_ROWS;
+    delete process.env.IMPORT_DIRECT_MAX_EXISTING;
+    await h.close();
+  });
+
   it('keeps every index, the exact count and the file order, and skips as usual', async () => {
     const before = await rows<{ indexname: string }>(
       h.database.db,
