@@ -66,7 +66,7 @@ export interface RawTx {
   /** PostgreSQL only: a COPY … FROM STDIN stream on this connection */
   copyFrom?(text: string): Writable;
   /** PGlite only: COPY … FROM '/dev/blob' with this text as the file */
-  copyBlob?(text: string, data: string): Promise<void>;
+  copyBlob?(text: string, data: string | Uint8Array): Promise<void>;
 }
 
 /**
@@ -80,8 +80,12 @@ export async function withRawTransaction<T>(db: Db, work: (tx: RawTx) => Promise
       work({
         kind: 'pglite',
         query: async <R>(text: string, params?: unknown[]) => (await t.query<R>(text, params)).rows,
-        copyBlob: async (text: string, data: string) => {
-          await t.query(text, [], { blob: new Blob([data]) });
+        copyBlob: async (text: string, data: string | Uint8Array) => {
+          const part =
+            typeof data === 'string'
+              ? data
+              : new Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+          await t.query(text, [], { blob: new Blob([part]) });
         },
       }),
     );

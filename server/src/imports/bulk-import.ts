@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
+import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportSkipped } from '@wa/shared';
 import type { Response } from 'express';
 import { type Db, type RawTx, withRawTransaction } from '../db/client';
 import { AppError, badRequest } from '../http/errors';
 import { writeChunk } from '../http/stream';
+import { ByteFile } from './byte-file';
 import { copyLine, copyStream } from './copy-stream';
 import { directLoad } from './direct-load';
 import { ImportFileError } from './json-stream';
@@ -44,23 +45,28 @@ const ID_HEAD = '{"id":0,';
 const REBUILD_MIN_ROWS = 100_000;
 
 /** A temp file of JSON items separated by commas, ready to be sent as the inside of an array. */
-class ItemFile {
-  readonly path: string;
-  private readonly out: WriteStream;
+export class ItemFile {
+  private readonly file: ByteFile;
   count = 0;
   constructor(dir: string, name: string) {
-    this.path = path.join(dir, name);
-    this.out = createWriteStream(this.path);
+    this.file = new ByteFile(path.join(dir, name));
   }
-  /** writes a batch of items in one go */
+  get path() {
+    return this.file.path;
+  }
+  /** appends one item; returns a promise only when the caller must wait for the disk */
+  add(item: string): Promise<void> | undefined {
+    return this.file.add(this.count++ ? `,${item}` : item);
+  }
+  /** appends a batch of items */
   async write(items: string[]) {
-    if (!items.length) return;
-    const text = (this.count ? ',' : '') + items.join(',');
-    this.count += items.length;
-    if (!this.out.write(text)) await new Promise<void>((r) => this.out.once('drain', () => r()));
+    for (const item of items) {
+      const wait = this.add(item);
+      if (wait) await wait;
+    }
   }
   close(): Promise<void> {
-    return new Promise((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    return this.file.close();
   }
 }
 
@@ -69,28 +75,19 @@ class ItemFile {
  * once the ids are known, each line becomes `{"id":N,<tail>`, without reading rows back.
  */
 class CandidateFile {
-  readonly path: string;
-  private readonly out: WriteStream;
-  private buf = '';
+  private readonly file: ByteFile;
   constructor(dir: string) {
-    this.path = path.join(dir, 'candidates.txt');
-    this.out = createWriteStream(this.path);
+    this.file = new ByteFile(path.join(dir, 'candidates.txt'));
   }
-  /** buffers a line; returns a promise only when the buffer was handed to the file */
+  get path() {
+    return this.file.path;
+  }
+  /** appends a line; returns a promise only when the caller must wait for the disk */
   add(pos: number, tail: string): Promise<void> | undefined {
-    this.buf += `${pos}\t${tail}\n`;
-    if (this.buf.length < 1 << 18) return undefined;
-    const chunk = this.buf;
-    this.buf = '';
-    if (this.out.write(chunk)) return undefined;
-    return new Promise<void>((r) => this.out.once('drain', () => r()));
+    return this.file.add(`${pos}\t${tail}\n`);
   }
   close(): Promise<void> {
-    const chunk = this.buf;
-    this.buf = '';
-    return new Promise((resolve, reject) =>
-      this.out.end(chunk, (err?: Error | null) => (err ? reject(err) : resolve())),
-    );
+    return this.file.close();
   }
   async *lines(): AsyncGenerator<{ pos: number; tail: string }[]> {
     let rest = '';
@@ -196,7 +193,12 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
 
   const t0 = Date.now();
   const mark = (what: string) => {
-    if (process.env.IMPORT_PROFILE) console.error(`[import] ${what} at ${Date.now() - t0} ms`);
+    if (!process.env.IMPORT_PROFILE) return;
+    const m = process.memoryUsage();
+    const mb = (n: number) => Math.round(n / 1048576);
+    console.error(
+      `[import] ${what} at ${Date.now() - t0} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)}, external ${mb(m.external)}, buffers ${mb(m.arrayBuffers)})`,
+    );
   };
   try {
     await withRawTransaction(db, async (tx) => {
