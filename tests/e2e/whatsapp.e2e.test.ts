@@ -198,11 +198,48 @@ describe('the account list', () => {
     await page.goto(`${server.url}/whatsapp`);
     await eventually(() => stateOf(page, pairedAccount.id)).toBe('Connected');
     await row(page, pairedAccount.id).getByRole('button', { name: 'Start Blast' }).click();
-    // the start-blasting route is not there yet: its 404 message is what the member sees
-    await eventually(() => page.getByRole('alert').textContent()).toMatch(
-      /^Not found: POST \/api\/admin\/whatsapp\/start-blasting! Silahkan coba lagi\.$/,
+    // no active template yet: the server's refusal is what the member sees
+    await eventually(() => page.getByRole('alert').textContent()).toBe(
+      'Belum ada template pesan yang aktif! Silahkan coba lagi.',
     );
     expect(await row(page, pairedAccount.id).getByRole('button', { name: 'Start Blast' }).isEnabled()).toBe(true);
+    await context.close();
+  });
+
+  it('blasts from the list: live counts and the waiting countdown, then Stop Blast after its confirm', async () => {
+    await server.db.execute(sql`insert into message_templates (text, text_wa, status)
+      values ('<p>Halo {name}</p>', 'Halo {name}', 'active')`);
+    for (let i = 0; i < 5; i++) {
+      await server.db.execute(
+        sql`insert into phone_numbers (number, name) values (${`6289977700${i}`}, ${`Target ${i}`})`,
+      );
+    }
+    // three seconds between messages: long enough to see the countdown and to stop in between
+    await server.db.execute(
+      sql`update users set blast_interval_min = 3, blast_interval_max = 3 where id = ${member.id}`,
+    );
+    const { context, page } = await newPage(browser);
+    await signInAs(context, server, member);
+    await page.goto(`${server.url}/whatsapp`);
+    await liveReady(page);
+    await eventually(() => stateOf(page, pairedAccount.id)).toBe('Connected');
+    const r = row(page, pairedAccount.id);
+    await r.getByRole('button', { name: 'Start Blast' }).click();
+    await eventually(() => r.getByTestId('wa-success').textContent()).toBe('1');
+    await eventually(() => stateOf(page, pairedAccount.id)).toMatch(/^Waiting \([123]s\)\.\.\.$/);
+    await r.getByRole('button', { name: 'Stop Blast' }).click();
+    // §4: a blast in progress asks first
+    await page.getByRole('dialog', { name: 'Sedang mengirim' }).getByRole('button', { name: 'Stop Blast!' }).click();
+    await eventually(() => r.getByRole('button', { name: 'Start Blast' }).count()).toBe(1);
+    expect(await stateOf(page, pairedAccount.id)).toBe('Connected');
+    // nothing more is sent once stopped; the income the account earned shows on its row
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(await r.getByTestId('wa-success').textContent()).toBe('1');
+    const [log] = await rows<{ n: number }>(
+      server.db,
+      sql`select count(*)::int as n from message_logs where status = 'success' and whatsapp_id = ${pairedAccount.id}`,
+    );
+    expect(log?.n).toBe(1);
     await context.close();
   });
 

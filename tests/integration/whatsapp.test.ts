@@ -1,20 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../server/src/app';
-import { type Database, rows } from '../../server/src/db/client';
-import { InProcessQueue } from '../../server/src/jobs/queue';
-import { createLogger } from '../../server/src/logger';
-import { InProcessBus } from '../../server/src/realtime/bus';
+import { rows } from '../../server/src/db/client';
 import type { SimDriver } from '../../workers/src/drivers/sim';
-import { type Engine, startEngine } from '../../workers/src/engine/index';
-import { bearer } from '../support/api';
-import { createTestDatabase } from '../support/db';
-import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
+import { createUser, type TestUser } from '../support/factories';
+import {
+  connectAccount,
+  newDeviceId,
+  nextEvent as nextEventOn,
+  startWaHarness,
+  type WaHarness,
+  waApi,
+} from '../support/wa-engine';
 
 // the simulated phone pairs quickly and every send succeeds, so the tests are about the rules
 process.env.SIM_PAIR_DELAY_MS = '150';
@@ -22,12 +19,7 @@ process.env.SIM_RESTORE_DELAY_MS = '20';
 process.env.SIM_SEND_LATENCY_MS = '0';
 process.env.SIM_SEND_FAIL_RATE = '0';
 
-let database: Database;
-let app: Express;
-let engine: Engine;
-let bus: InProcessBus;
-let queue: InProcessQueue;
-let dataDir: string;
+let h: WaHarness;
 let admin: TestUser;
 let dev: TestUser;
 let member: TestUser;
@@ -35,86 +27,22 @@ let other: TestUser;
 let staff: TestUser;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'wa-engine-'));
-  bus = new InProcessBus();
-  queue = new InProcessQueue();
-  const log = createLogger('silent');
-  engine = await startEngine({
-    config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium' },
-    db: database.db,
-    queue,
-    bus,
-    log,
-  });
-  await queue.start();
-  app = createApp({ db: database.db, jwtSecret: TEST_JWT_SECRET, logger: log, dataDir, bus, queue, qrTimeoutMs: 1500 });
-  admin = await createUser(database.db, { role: 'admin' });
-  dev = await createUser(database.db, { role: 'dev' });
-  member = await createUser(database.db, { role: 'member' });
-  other = await createUser(database.db, { role: 'member' });
-  staff = await createUser(database.db, { role: 'staff' });
+  h = await startWaHarness();
+  admin = await createUser(h.database.db, { role: 'admin' });
+  dev = await createUser(h.database.db, { role: 'dev' });
+  member = await createUser(h.database.db, { role: 'member' });
+  other = await createUser(h.database.db, { role: 'member' });
+  staff = await createUser(h.database.db, { role: 'staff' });
 });
 afterAll(async () => {
-  await engine.close();
-  await queue.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await h.close();
 });
 
-const wa = (u: TestUser) => ({
-  get: (p: string) => request(app).get(`/api/admin/whatsapp${p}`).set(bearer(u.token)),
-  post: (p: string, body: object) => request(app).post(`/api/admin/whatsapp${p}`).set(bearer(u.token)).send(body),
-  put: (p: string, body: object) => request(app).put(`/api/admin/whatsapp${p}`).set(bearer(u.token)).send(body),
-});
+const wa = (u: TestUser) => waApi(h, u);
+const nextEvent = (channel: string, event: string, timeoutMs?: number) => nextEventOn(h, channel, event, timeoutMs);
+const connect = (u: TestUser, opts: { phoneNumber?: string } = {}) => connectAccount(h, u, opts);
 
-let seq = 0;
-const newDeviceId = () => `id-${Date.now()}-${(seq++ % 9000) + 100}`;
-
-/** The next live event of a kind on a socket channel's bus channel. */
-function nextEvent(channel: string, event: string, timeoutMs = 5000): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    let off: (() => Promise<void>) | undefined;
-    const timer = setTimeout(() => {
-      void off?.();
-      reject(new Error(`no ${event} on ${channel} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    void bus
-      .subscribe(`ws:${channel}`, (m) => {
-        const msg = m as { event: string; payload: Record<string, unknown> };
-        if (msg.event !== event) return;
-        clearTimeout(timer);
-        void off?.();
-        resolve(msg.payload);
-      })
-      .then((u) => {
-        off = u;
-      });
-  });
-}
-
-/** Connects an account for `u` the way the create screen does; returns the saved account. */
-async function connect(u: TestUser, opts: { phoneNumber?: string } = {}) {
-  const deviceId = newDeviceId();
-  const authenticated = nextEvent(`client-${u.id}`, 'authenticated');
-  const created = await wa(u).post('/new-client', { deviceId, userId: u.id, ...opts });
-  expect(created.status).toBe(201);
-  const qr = await wa(u).get(`/qr-new-client/${deviceId}`);
-  expect(qr.status).toBe(200);
-  const auth = await authenticated;
-  expect(auth.deviceId).toBe(deviceId);
-  const info = auth.clientInfo as Record<string, string>;
-  const saved = await wa(u).post('/save', {
-    clientid: deviceId,
-    ...info,
-    proxyId: created.body.proxyId,
-    user_id: u.id,
-  });
-  expect(saved.status).toBe(201);
-  return { deviceId, qr: qr.body, info, account: saved.body.whatsapp };
-}
-
-const sim = () => engine.driver as SimDriver;
+const sim = () => h.engine.driver as SimDriver;
 
 describe('connecting an account', () => {
   it('connects by QR: new-client, qr, authenticated, save; the account is connected and held by the worker', async () => {
@@ -128,11 +56,11 @@ describe('connecting an account', () => {
       phonenumber: info.phonenumber,
     });
     const [row] = await rows<{ worker_id: string | null; stored: boolean }>(
-      database.db,
+      h.database.db,
       sql`select worker_id, exists(select 1 from whatsapp_sessions where session_id = ${deviceId}) as stored
           from whatsapp_accounts where clientid = ${deviceId}`,
     );
-    expect(row).toEqual({ worker_id: engine.host.workerId, stored: true });
+    expect(row).toEqual({ worker_id: h.engine.host.workerId, stored: true });
     const count = await wa(member).get(`/count/${member.id}`);
     expect(count.body).toEqual({ connectedCount: 1, disconnectedCount: 0 });
   });
@@ -152,11 +80,11 @@ describe('connecting an account', () => {
   });
 
   it('assigns the least used active proxy and counts its use', async () => {
-    await database.db.execute(sql`insert into proxies (value, status, count_use) values
+    await h.database.db.execute(sql`insert into proxies (value, status, count_use) values
       ('10.0.0.1:8080', 'active', 5), ('10.0.0.2:8080', 'active', 1), ('10.0.0.3:8080', 'nonactive', 0)`);
     const res = await wa(member).post('/new-client', { deviceId: newDeviceId() });
     const [p] = await rows<{ value: string; count_use: number }>(
-      database.db,
+      h.database.db,
       sql`select value, count_use from proxies where id = ${res.body.proxyId}`,
     );
     expect(p).toEqual({ value: '10.0.0.2:8080', count_use: 2 });
@@ -210,7 +138,7 @@ describe('accounts', () => {
     const byUser = await wa(dev).get(`/list-per-page?page=1&user_id=${other.id}`);
     expect(byUser.body.data.map((a: { id: number }) => a.id)).toEqual([acc.id]);
     expect((await wa(other).get(`/${acc.id}`)).body.whatsapp.id).toBe(acc.id);
-    expect((await request(app).get('/api/admin/whatsapp/list')).status).toBe(401);
+    expect((await request(h.app).get('/api/admin/whatsapp/list')).status).toBe(401);
   });
 
   it('filters by status and search, and the synced list holds connected accounts only', async () => {
@@ -257,7 +185,7 @@ describe('accounts', () => {
   });
 
   it('resets the counts and income; sets the interval with validation', async () => {
-    await database.db.execute(
+    await h.database.db.execute(
       sql`update whatsapp_accounts set count_success = 7, count_fail = 2, income = 350 where id = ${acc.id}`,
     );
     const reset = await wa(other).post('/reset', { id: acc.id });
@@ -282,7 +210,7 @@ describe('accounts', () => {
     const again = await wa(admin).post('/activate', { id: acc.id });
     expect(again.status).toBe(400);
 
-    await database.db.execute(
+    await h.database.db.execute(
       sql`update whatsapp_accounts set suspended = true, state = 'suspended', suspended_count = 3 where id = ${acc.id}`,
     );
     const refused = await wa(dev).post('/activate', { id: acc.id });
@@ -297,7 +225,7 @@ describe('accounts', () => {
     expect(await out).toMatchObject({ deviceId: fresh.clientid, state: 'loggedOut' });
     await new Promise((r) => setTimeout(r, 100));
     const [row] = await rows<{ state: string; stored: boolean }>(
-      database.db,
+      h.database.db,
       sql`select state, exists(select 1 from whatsapp_sessions where session_id = clientid) as stored
           from whatsapp_accounts where id = ${fresh.id}`,
     );

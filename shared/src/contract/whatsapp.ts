@@ -69,6 +69,25 @@ export const sendMessageBody = z.object({
 
 export const accountIdBody = z.object({ id: idParam });
 
+/**
+ * Why a blast cannot start or go on. The spec gives no texts for these cases, so they follow its
+ * Indonesian; the server answers a start with them and the worker ends a blast with them.
+ */
+export const BLAST_TEXTS = {
+  // no final stop: the list shows a refusal followed by '! Silahkan coba lagi.' (§4)
+  noTemplate: 'Belum ada template pesan yang aktif',
+  noTargets: 'Tidak ada nomor tujuan yang belum dikirimi pesan',
+  started: 'Blast dimulai.',
+  stopped: 'Blast dihentikan.',
+} as const;
+
+/** POST /admin/whatsapp/start-blasting and /stop-blasting (§7): the account by its client id. */
+export const blastBody = z.object({
+  whatsappClientId: deviceId,
+  socketClientId: z.string().max(100).optional(),
+  loop: z.boolean().optional(),
+});
+
 /** PUT /admin/whatsapp/interval: the seconds between two sends of this account. */
 export const intervalBody = z.object({
   id: idParam,

@@ -260,6 +260,7 @@ class SimSession implements WhatsAppSession {
     private readonly store: SessionStore,
     private readonly config: SimConfig,
     private readonly onDestroy: (session: SimSession) => void,
+    private readonly onDelivered?: (delivery: SimDelivery) => void,
   ) {
     this.seedBase = combine(Math.trunc(config.seed), hashString(clientId));
     this.ops = new Rng(combine(this.seedBase, STREAM_OPS));
@@ -305,12 +306,12 @@ class SimSession implements WhatsAppSession {
     return this.state;
   }
 
-  sendText(to: string, _text: string): Promise<{ id: string }> {
-    return this.send(to);
+  sendText(to: string, text: string): Promise<{ id: string }> {
+    return this.send(to, text, null);
   }
 
-  sendMedia(to: string, _media: MediaFile, _caption?: string): Promise<{ id: string }> {
-    return this.send(to);
+  sendMedia(to: string, media: MediaFile, caption?: string): Promise<{ id: string }> {
+    return this.send(to, caption ?? '', media.filename);
   }
 
   async isRegistered(number: string): Promise<boolean> {
@@ -431,7 +432,7 @@ class SimSession implements WhatsAppSession {
     return this.destroyed || this.state === 'loggedOut';
   }
 
-  private async send(to: string): Promise<{ id: string }> {
+  private async send(to: string, text: string, media: string | null): Promise<{ id: string }> {
     this.requireConnected();
     // draw everything now, so the outcome depends only on the order of the calls
     const latency = this.latency();
@@ -441,6 +442,7 @@ class SimSession implements WhatsAppSession {
     await this.wait(latency);
     this.requireConnected();
     if (fails) throw new SendError('failed', `sim: simulated send failure to ${to}`);
+    this.onDelivered?.({ clientId: this.clientId, to, text, media, id });
     return { id };
   }
 
@@ -506,6 +508,16 @@ export function simIsRegistered(config: Pick<SimConfig, 'seed' | 'registeredRate
 // ---------------------------------------------------------------------------------------------------
 // Driver
 
+/** A message the simulated WhatsApp accepted. */
+export interface SimDelivery {
+  clientId: string;
+  to: string;
+  text: string;
+  /** the medium's file name, when one was sent */
+  media: string | null;
+  id: string;
+}
+
 /** What a test or demo can do to a live simulated session, as if it happened on WhatsApp's side. */
 export interface SimControl {
   /** the connection dropped: state disconnected */
@@ -527,6 +539,10 @@ export class SimDriver implements WhatsAppDriver {
   private readonly forget = (session: SimSession) => {
     if (this.live.get(session.clientId) === session) this.live.delete(session.clientId);
   };
+  private readonly deliveryListeners = new Set<(delivery: SimDelivery) => void>();
+  private readonly delivered = (delivery: SimDelivery) => {
+    for (const l of this.deliveryListeners) l(delivery);
+  };
 
   constructor(
     private readonly store: SessionStore,
@@ -539,7 +555,7 @@ export class SimDriver implements WhatsAppDriver {
     if (this.live.has(options.clientId)) {
       throw new Error(`a live sim session already exists for ${options.clientId}; destroy it first`);
     }
-    const session = new SimSession(options.clientId, options, this.store, this.config, this.forget);
+    const session = new SimSession(options.clientId, options, this.store, this.config, this.forget, this.delivered);
     this.live.set(options.clientId, session);
     return session;
   }
@@ -558,6 +574,12 @@ export class SimDriver implements WhatsAppDriver {
         await session.logout();
       },
     };
+  }
+
+  /** Hears every message a session delivers (tests check who got what); returns the unsubscribe. */
+  onDelivered(listener: (delivery: SimDelivery) => void): () => void {
+    this.deliveryListeners.add(listener);
+    return () => this.deliveryListeners.delete(listener);
   }
 
   /** how many sessions are created and not destroyed */

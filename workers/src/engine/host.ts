@@ -17,6 +17,7 @@ import {
   type WhatsAppDriver,
   type WhatsAppSession,
 } from '../drivers/types';
+import { BlastRunner } from './blast';
 
 export { OPEN_SESSION_JOB, type OpenSessionJob };
 
@@ -36,6 +37,8 @@ interface Live {
   unsubscribe: () => Promise<void>;
   startedAt: number;
   rebuilds: number;
+  /** the account's blast loop, while one runs here */
+  blast: BlastRunner | null;
 }
 
 export interface HostOptions {
@@ -56,6 +59,10 @@ export interface HostOptions {
   /** the only host there is (embedded mode): at start it takes every account at once, without
    * waiting for the leases of its own previous run to run out */
   exclusive?: boolean;
+  /** DATA_DIR, where template media live */
+  dataDir?: string;
+  /** milliseconds in one second of a blast interval (tests shorten it) */
+  blastSecondMs?: number;
 }
 
 /** Parses a stored proxy value (`[scheme://][user:pass@]host:port`) for a driver. */
@@ -170,6 +177,7 @@ export class SessionHost {
       unsubscribe: async () => {},
       startedAt: Date.now(),
       rebuilds: 0,
+      blast: null,
     };
     this.live.set(deviceId, entry);
     session.on((event) => {
@@ -198,6 +206,9 @@ export class SessionHost {
     const entry = this.live.get(deviceId);
     if (!entry) return;
     this.live.delete(deviceId);
+    // the message in flight finishes first; a blast still 'sending' resumes wherever the account goes
+    await entry.blast?.stop();
+    entry.blast = null;
     for (const w of entry.qrWaiters) w({ ok: false, error: 'The session was closed.' });
     entry.qrWaiters = [];
     await entry.unsubscribe().catch(() => {});
@@ -218,7 +229,8 @@ export class SessionHost {
   private async setState(entry: Live, state: DriverState | 'reconnecting...') {
     entry.state = state;
     if (entry.accountId === null) return;
-    const idle = state !== 'connected';
+    // a rebuild in place keeps a blast's 'sending': it goes on once the session is back
+    const idle = state !== 'connected' && state !== 'reconnecting...';
     // a suspended account stays suspended, whatever the session says, until it is activated
     await this.o.db.execute(sql`
       update whatsapp_accounts
@@ -267,6 +279,8 @@ export class SessionHost {
       }
       case 'state': {
         await this.setState(entry, event.state);
+        if (event.state === 'connected') await this.resumeBlast(entry);
+        else await entry.blast?.stop(0);
         if (event.state === 'suspended' && entry.accountId !== null) {
           const [row] = await rows<{ suspended_count: number }>(
             this.o.db,
@@ -370,6 +384,19 @@ export class SessionHost {
         await this.setState(entry, state === 'suspended' ? 'connected' : state);
         return reply({ ok: true, data: { state: entry.state } });
       }
+      case 'blast': {
+        if (entry.accountId === null) return reply({ ok: false, error: 'This account is not saved yet.' });
+        if (req.args?.action === 'stop') {
+          await entry.blast?.stop(0);
+          return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'idle' } });
+        }
+        const state = await entry.session.getState().catch(() => entry.state);
+        if (state !== 'connected') {
+          return reply({ ok: false, error: `${entry.info?.phonenumber ?? entry.deviceId} is ${state}`, status: 409 });
+        }
+        this.blastOf(entry).start();
+        return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'sending' } });
+      }
       case 'reconnect': {
         const { deviceId, userId, accountId } = entry;
         await reply({ ok: true, data: { deviceId } });
@@ -380,6 +407,34 @@ export class SessionHost {
         await this.startSession(deviceId, userId, accountId, null, proxy);
         return;
       }
+    }
+  }
+
+  private blastOf(entry: Live): BlastRunner {
+    entry.blast ??= new BlastRunner(
+      {
+        db: this.o.db,
+        log: this.o.log,
+        emit: (event, payload, admins) => this.emit(entry, event, payload, admins),
+        emitAdmins: (event, payload) => publishToAdmins(this.o.bus, event, payload),
+        dataDir: this.o.dataDir ?? 'data',
+        secondMs: this.o.blastSecondMs ?? 1000,
+      },
+      { deviceId: entry.deviceId, accountId: entry.accountId as number, session: entry.session },
+    );
+    return entry.blast;
+  }
+
+  /** A connected account whose row still says 'sending' (its last holder died mid-blast) blasts on. */
+  private async resumeBlast(entry: Live): Promise<void> {
+    if (entry.accountId === null || entry.blast?.active) return;
+    const [row] = await rows<{ status: string; suspended: boolean }>(
+      this.o.db,
+      sql`select status, suspended from whatsapp_accounts where id = ${entry.accountId}`,
+    );
+    if (row?.status === 'sending' && !row.suspended && this.live.get(entry.deviceId) === entry) {
+      this.o.log.info({ deviceId: entry.deviceId }, 'resuming blast');
+      this.blastOf(entry).start();
     }
   }
 

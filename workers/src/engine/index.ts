@@ -31,6 +31,8 @@ export async function startEngine(opts: {
   sweepMs?: number;
   /** the only engine there is (no Redis): take every account at start */
   exclusive?: boolean;
+  /** milliseconds in one second of a blast interval (WA_BLAST_SECOND_MS; tests shorten it) */
+  blastSecondMs?: number;
 }): Promise<Engine> {
   const store = new DbSessionStore(opts.db);
   const driver = await createDriver(opts.config, store);
@@ -43,6 +45,8 @@ export async function startEngine(opts: {
     leaseMs: opts.leaseMs ?? envMs('WA_LEASE_MS'),
     sweepMs: opts.sweepMs ?? envMs('WA_SWEEP_MS'),
     exclusive: opts.exclusive,
+    dataDir: opts.config.dataDir,
+    blastSecondMs: opts.blastSecondMs ?? envMs('WA_BLAST_SECOND_MS'),
   });
   const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
   await host.start();

@@ -201,10 +201,12 @@ export class WhatsappRepo {
     return toWhatsappDto(r as Row);
   }
 
-  async update(id: number, set: SQL): Promise<WhatsappDto | null> {
+  /** Updates the account (only when `where` holds, if given); null when nothing was updated. */
+  async update(id: number, set: SQL, where?: SQL): Promise<WhatsappDto | null> {
     const [r] = await rows<Row>(
       this.db,
-      sql`update whatsapp_accounts as w set ${set}, updated_at = now() where w.id = ${id} returning ${COLS}`,
+      sql`update whatsapp_accounts as w set ${set}, updated_at = now()
+          where w.id = ${id} and ${where ?? sql`true`} returning ${COLS}`,
     );
     return r ? toWhatsappDto(r) : null;
   }

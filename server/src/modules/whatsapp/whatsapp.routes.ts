@@ -57,6 +57,13 @@ export function whatsappRoutes(wa: WhatsappService): Router {
   r.post('/activate', privileged, async (req, res) => {
     res.json(await wa.activate(req.body));
   });
+  // §6: Start/Stop Blast is for members (their own accounts) and dev; admins only see Sending
+  r.post('/start-blasting', requireRoles('member', 'dev'), async (req, res) => {
+    res.json(await wa.startBlasting(actorOf(req), req.body));
+  });
+  r.post('/stop-blasting', requireRoles('member', 'dev'), async (req, res) => {
+    res.json(await wa.stopBlasting(actorOf(req), req.body));
+  });
   r.post('/reconnect', requireRoles('member', 'dev'), async (req, res) => {
     res.json(await wa.reconnect(actorOf(req), req.body));
   });

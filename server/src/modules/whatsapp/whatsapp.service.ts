@@ -1,5 +1,7 @@
 import {
   accountIdBody,
+  BLAST_TEXTS,
+  blastBody,
   intervalBody,
   newClientBody,
   normalizePhone,
@@ -12,9 +14,9 @@ import {
   type WhatsappDto,
 } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { type Db, rows } from '../../db/client';
 import type { Actor } from '../../http/auth';
-import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { pageMeta, pageWindow } from '../../http/paging';
 import { parse } from '../../http/validate';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '../../jobs/names';
@@ -311,6 +313,73 @@ export class WhatsappService {
     }
     await this.broadcast(acc.userId, 'reconnecting', { deviceId: acc.clientid, state: 'reconnecting...' });
     return { data: acc };
+  }
+
+  /**
+   * POST start-blasting (member for their own accounts, dev for any): the account must be
+   * connected, idle and not suspended, with an active template and a target left. The row's
+   * status becomes 'sending' (the switch the worker's blast loop reads) and its holder starts.
+   */
+  async startBlasting(actor: Actor, body: unknown): Promise<{ msg: string; data: WhatsappDto }> {
+    const acc = await this.blastAccount(actor, body);
+    const name = acc.phonenumber ?? acc.clientid;
+    if (acc.suspended || acc.state === 'suspended') throw conflict(`${name} is suspended`);
+    if (acc.state !== 'connected') throw conflict(`${name} is ${acc.state ?? 'unknown'}`);
+    if (acc.status === 'sending') throw conflict('Sedang mengirim');
+    const [template] = await rows<{ id: number }>(
+      this.db,
+      sql`select id from message_templates where status = 'active' limit 1`,
+    );
+    if (!template) throw badRequest(BLAST_TEXTS.noTemplate);
+    const [target] = await rows<{ id: number }>(
+      this.db,
+      sql`select id from phone_numbers where status = 'active' and last_sent is null and in_use = 0 limit 1`,
+    );
+    if (!target) throw badRequest(BLAST_TEXTS.noTargets);
+    // one start wins: the switch flips only from idle on a connected account
+    const flipped = await this.repo.update(
+      acc.id,
+      sql`status = 'sending'`,
+      sql`status = 'idle' and state = 'connected' and not suspended`,
+    );
+    if (!flipped) throw conflict('Sedang mengirim');
+    try {
+      const r = await callDevice(
+        this.bus,
+        acc.clientid,
+        'blast',
+        { action: 'start', privileged: true },
+        {
+          timeoutMs: HOLDER_TIMEOUT_MS,
+        },
+      );
+      if (!r.ok) throw replyError(r);
+    } catch (err) {
+      await this.repo.update(acc.id, sql`status = 'idle'`, sql`status = 'sending'`);
+      if (err instanceof NoHolderError) throw conflict(`${name} is disconnected`);
+      throw err;
+    }
+    return { msg: BLAST_TEXTS.started, data: flipped };
+  }
+
+  /** POST stop-blasting: the switch goes back to idle; the worker ends after the message in flight. */
+  async stopBlasting(actor: Actor, body: unknown): Promise<{ msg: string; data: WhatsappDto }> {
+    const acc = await this.blastAccount(actor, body);
+    const stopped = (await this.repo.update(acc.id, sql`status = 'idle'`)) ?? acc;
+    await callDevice(this.bus, acc.clientid, 'blast', { action: 'stop', privileged: true }, { timeoutMs: 2000 }).catch(
+      () => {},
+    );
+    await this.broadcast(acc.userId, 'stop', { deviceId: acc.clientid, status: 'idle' });
+    return { msg: BLAST_TEXTS.stopped, data: stopped };
+  }
+
+  /** The account a start or stop names: members only their own (§6; dev any). */
+  private async blastAccount(actor: Actor, body: unknown): Promise<WhatsappDto> {
+    const { whatsappClientId } = parse(blastBody, body);
+    const acc = await this.repo.byClientId(whatsappClientId);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    if (acc.userId !== actor.id && actor.role !== 'dev') throw forbidden();
+    return acc;
   }
 
   /** POST send-message/1: the blaster form's one-off send from a connected sender. */

@@ -1,0 +1,307 @@
+import { BLAST_TEXTS } from '@wa/shared';
+import { sql } from 'drizzle-orm';
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rows } from '../../server/src/db/client';
+import type { SimDelivery, SimDriver } from '../../workers/src/drivers/sim';
+import { createUser, type TestUser } from '../support/factories';
+import { connectAccount, nextEvent, startWaHarness, type WaHarness, waApi } from '../support/wa-engine';
+
+// the simulated phone pairs quickly and every send succeeds; one interval "second" is 2 ms
+process.env.SIM_PAIR_DELAY_MS = '100';
+process.env.SIM_RESTORE_DELAY_MS = '20';
+process.env.SIM_SEND_LATENCY_MS = '1';
+process.env.SIM_SEND_FAIL_RATE = '0';
+
+let h: WaHarness;
+let admin: TestUser;
+let dev: TestUser;
+let staff: TestUser;
+let referrer: TestUser;
+let member: TestUser;
+let other: TestUser;
+let deliveries: SimDelivery[] = [];
+
+type Account = { id: number; clientid: string; phonenumber: string };
+const q = <T>(query: ReturnType<typeof sql>) => rows<T>(h.database.db, query);
+const sim = () => h.engine.driver as SimDriver;
+const wa = (u: TestUser) => waApi(h, u);
+const start = (u: TestUser, acc: Account) =>
+  wa(u).post('/start-blasting', { whatsappClientId: acc.clientid, socketClientId: `client-${u.id}`, loop: true });
+const stop = (u: TestUser, acc: Account) =>
+  wa(u).post('/stop-blasting', { whatsappClientId: acc.clientid, socketClientId: `client-${u.id}`, loop: true });
+
+/** `n` fresh target numbers named after their index; returns their numbers. */
+async function seedTargets(n: number, tag: string): Promise<string[]> {
+  const numbers = Array.from({ length: n }, (_, i) => `62899${tag}${String(i).padStart(4, '0')}`);
+  for (const [i, number] of numbers.entries()) {
+    await h.database.db.execute(
+      sql`insert into phone_numbers (number, name, status) values (${number}, ${`Pelanggan ${tag}-${i}`}, 'active')`,
+    );
+  }
+  return numbers;
+}
+
+/** No target left: every number so far counts as sent, so each test sees only its own. */
+async function clearTargets() {
+  await h.database.db.execute(sql`update phone_numbers set last_sent = coalesce(last_sent, now()), in_use = 0`);
+}
+
+async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await what();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const accountRow = (id: number) =>
+  q<{ status: string; count_success: number; count_fail: number; income: number }>(
+    sql`select status, count_success, count_fail, income::int as income from whatsapp_accounts where id = ${id}`,
+  ).then((r) => r[0]);
+
+beforeAll(async () => {
+  h = await startWaHarness({ blastSecondMs: 2 });
+  sim().onDelivered((d) => deliveries.push(d));
+  const db = h.database.db;
+  admin = await createUser(db, { role: 'admin' });
+  dev = await createUser(db, { role: 'dev' });
+  staff = await createUser(db, { role: 'staff' });
+  referrer = await createUser(db, { role: 'member' });
+  member = await createUser(db, { role: 'member', referrerId: referrer.id });
+  other = await createUser(db, { role: 'member' });
+  // member: fee 150 of their own, intervals 0–2 s; other: the settings' price; 10% to referrers
+  await db.execute(sql`insert into settings (id, interval_min, interval_max, price, bank_names, colors, referral_percent)
+    values (1, 0, 1, 80, 'BCA', '#000000', 10)
+    on conflict (id) do update set interval_min = 0, interval_max = 1, price = 80, referral_percent = 10`);
+  await db.execute(
+    sql`update users set blast_fee = 150, blast_interval_min = 0, blast_interval_max = 2 where id = ${member.id}`,
+  );
+  await db.execute(sql`insert into message_templates (text, text_wa, status)
+    values ('<p>Halo <b>{name}</b></p>', 'Halo *{name}* ({phoneNumber})', 'active')`);
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  deliveries = [];
+});
+
+describe('start and stop blasting: who may, and when', () => {
+  let acc: Account;
+  beforeAll(async () => {
+    acc = (await connectAccount(h, member)).account;
+  });
+
+  it('refuses admin, staff, another member and a caller without a token; bad bodies and unknown accounts', async () => {
+    await seedTargets(1, '01');
+    const admins = await start(admin, acc);
+    expect(admins.status).toBe(403);
+    expect(admins.body.msg).toBeTruthy();
+    expect((await start(staff, acc)).status).toBe(403);
+    const others = await start(other, acc);
+    expect(others.status).toBe(403);
+    expect(others.body.msg).toBe('You are not allowed to do this.');
+    expect((await stop(other, acc)).status).toBe(403);
+    expect((await request(h.app).post('/api/admin/whatsapp/start-blasting').send({})).status).toBe(401);
+    const bad = await wa(member).post('/start-blasting', { whatsappClientId: 'not a device' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBeTruthy();
+    const missing = await wa(member).post('/start-blasting', { whatsappClientId: 'id-1700000000000-1' });
+    expect(missing.status).toBe(404);
+    expect((await accountRow(acc.id)).status).toBe('idle');
+    await clearTargets();
+  });
+
+  it('refuses to start without an active template or without a target left', async () => {
+    const none = await start(member, acc);
+    expect(none.status).toBe(400);
+    expect(none.body.msg).toBe(BLAST_TEXTS.noTargets);
+    await seedTargets(1, '02');
+    await h.database.db.execute(sql`update message_templates set status = 'nonactive'`);
+    const noTemplate = await start(member, acc);
+    expect(noTemplate.status).toBe(400);
+    expect(noTemplate.body.msg).toBe(BLAST_TEXTS.noTemplate);
+    await h.database.db.execute(sql`update message_templates set status = 'active'`);
+    expect((await accountRow(acc.id)).status).toBe('idle');
+    expect(deliveries).toEqual([]);
+    await clearTargets();
+  });
+
+  it('refuses an account that is not connected, naming its number and state', async () => {
+    await seedTargets(1, '03');
+    const dropped = nextEvent(h, `client-${member.id}`, 'connection.update');
+    sim().control(acc.clientid).disconnect();
+    await dropped;
+    const res = await start(member, acc);
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toBe(`${acc.phonenumber} is disconnected`);
+    const back = nextEvent(h, `client-${member.id}`, 'connection.update');
+    sim().control(acc.clientid).reconnect();
+    await back;
+    await clearTargets();
+  });
+});
+
+describe('a blast', () => {
+  let mine: Account;
+  let theirs: Account;
+  beforeAll(async () => {
+    mine = (await connectAccount(h, member)).account;
+    theirs = (await connectAccount(h, other)).account;
+  });
+
+  it('two accounts share the targets: each number is messaged once, with its placeholders, and paid once', async () => {
+    const numbers = await seedTargets(40, '10');
+    const mineDone = nextEvent(h, `client-${member.id}`, 'finished', 15_000);
+    const theirsDone = nextEvent(h, `client-${other.id}`, 'finished', 15_000);
+    const adminSuccess = nextEvent(h, 'client-admin', 'count_success', 15_000);
+    const started = await start(member, mine);
+    expect(started.status).toBe(200);
+    expect(started.body.msg).toBe(BLAST_TEXTS.started);
+    expect(started.body.data.status).toBe('sending');
+    expect((await start(member, mine)).status).toBe(409); // already sending
+    expect((await start(dev, theirs)).status).toBe(200); // dev may start anyone's
+    const [a, b] = await Promise.all([mineDone, theirsDone]);
+    expect(a).toMatchObject({ deviceId: mine.clientid, state: 'connected', status: 'idle' });
+    expect(b).toMatchObject({ deviceId: theirs.clientid, state: 'connected' });
+
+    // every target exactly once, split between the two senders
+    const to = deliveries.map((d) => d.to).sort();
+    expect(to).toEqual([...numbers].sort());
+    expect(new Set(deliveries.map((d) => d.clientId))).toEqual(new Set([mine.clientid, theirs.clientid]));
+    const first = deliveries.find((d) => d.to === numbers[0]);
+    expect(first?.text).toBe(`Halo *Pelanggan 10-0* (${numbers[0]})`);
+
+    // the admin list hears the target's row with the account's count (§4 phone-number rows)
+    const ev = await adminSuccess;
+    expect(ev.receiver).toMatchObject({ count_success: 1, count_fail: 0, in_use: 0 });
+    expect(typeof (ev.receiver as { last_sent: string }).last_sent).toBe('string');
+
+    // money: the member's own fee and 10% to their referrer; the other member the settings' price
+    const logs = await q<{ user_id: number; n: number; fee: number; referral: number; referrer_id: number | null }>(
+      sql`select user_id, count(*)::int as n, sum(fee)::int as fee, sum(referral_fee)::int as referral,
+                 max(referrer_id) as referrer_id
+          from message_logs where status = 'success' and target like '6289910%' group by user_id`,
+    );
+    const byUser = Object.fromEntries(logs.map((l) => [l.user_id, l]));
+    const mineCount = deliveries.filter((d) => d.clientId === mine.clientid).length;
+    expect(byUser[member.id]).toEqual({
+      user_id: member.id,
+      n: mineCount,
+      fee: mineCount * 150,
+      referral: mineCount * 15,
+      referrer_id: referrer.id,
+    });
+    expect(byUser[other.id]).toMatchObject({ n: 40 - mineCount, fee: (40 - mineCount) * 80, referral: 0 });
+    expect(await accountRow(mine.id)).toEqual({
+      status: 'idle',
+      count_success: mineCount,
+      count_fail: 0,
+      income: mineCount * 150,
+    });
+    const targets = await q<{ sent: number; in_use: number; ok: number }>(
+      sql`select count(last_sent)::int as sent, sum(in_use)::int as in_use, sum(count_success)::int as ok
+          from phone_numbers where number like '6289910%'`,
+    );
+    expect(targets[0]).toEqual({ sent: 40, in_use: 0, ok: 40 });
+    const pending = await q<{ n: number }>(sql`select count(*)::int as n from message_logs where status = 'pending'`);
+    expect(pending[0]?.n).toBe(0);
+  });
+
+  it('stops after the message in flight when asked, and the rest stay for later', async () => {
+    await seedTargets(30, '11');
+    await h.database.db.execute(
+      sql`update users set blast_interval_min = 20, blast_interval_max = 20 where id = ${member.id}`,
+    );
+    const waiting = nextEvent(h, `client-${member.id}`, 'waiting');
+    const stopEvent = nextEvent(h, `client-${member.id}`, 'stop');
+    expect((await start(member, mine)).status).toBe(200);
+    expect((await waiting).waitTime).toBe(20);
+    const res = await stop(member, mine);
+    expect(res.status).toBe(200);
+    expect(res.body.msg).toBe(BLAST_TEXTS.stopped);
+    expect(await stopEvent).toMatchObject({ deviceId: mine.clientid, status: 'idle' });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(deliveries).toHaveLength(1);
+    expect((await accountRow(mine.id)).status).toBe('idle');
+    const left = await q<{ n: number }>(
+      sql`select count(*)::int as n from phone_numbers where number like '6289911%' and last_sent is null and in_use = 0`,
+    );
+    expect(left[0]?.n).toBe(29);
+    await h.database.db.execute(
+      sql`update users set blast_interval_min = 0, blast_interval_max = 2 where id = ${member.id}`,
+    );
+    await clearTargets();
+  });
+
+  it('a dropped connection ends the blast and gives the unsent number back', async () => {
+    await seedTargets(10, '12');
+    await h.database.db.execute(
+      sql`update users set blast_interval_min = 20, blast_interval_max = 20 where id = ${member.id}`,
+    );
+    const waiting = nextEvent(h, `client-${member.id}`, 'waiting');
+    expect((await start(member, mine)).status).toBe(200);
+    await waiting;
+    sim().control(mine.clientid).disconnect();
+    await until(
+      () => accountRow(mine.id),
+      (r) => r.status === 'idle',
+    );
+    expect(deliveries).toHaveLength(1);
+    const back = nextEvent(h, `client-${member.id}`, 'connection.update');
+    sim().control(mine.clientid).reconnect();
+    await back;
+    // connected again, but a blast that the connection ended does not restart by itself
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await accountRow(mine.id)).status).toBe('idle');
+    expect(deliveries).toHaveLength(1);
+    await h.database.db.execute(
+      sql`update users set blast_interval_min = 0, blast_interval_max = 2 where id = ${member.id}`,
+    );
+    await clearTargets();
+  });
+
+  it('a claim a dead worker left pending is settled as unknown: that number is never messaged again', async () => {
+    const [orphan, ...rest] = await seedTargets(5, '13');
+    // what a worker that died between claiming and recording leaves behind
+    await h.database.db.execute(sql`update phone_numbers set in_use = 1 where number = ${orphan}`);
+    await h.database.db.execute(sql`insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status)
+      select ${member.id}, ${mine.id}, id, number, 'pending' from phone_numbers where number = ${orphan}`);
+    const done = nextEvent(h, `client-${member.id}`, 'finished', 10_000);
+    expect((await start(member, mine)).status).toBe(200);
+    await done;
+    expect(deliveries.map((d) => d.to).sort()).toEqual([...rest].sort());
+    const [log] = await q<{ status: string; fee: number }>(
+      sql`select status, fee from message_logs where target = ${orphan}`,
+    );
+    expect(log).toEqual({ status: 'unknown', fee: 0 });
+    const [row] = await q<{ in_use: number; sent: boolean }>(
+      sql`select in_use, last_sent is not null as sent from phone_numbers where number = ${orphan}`,
+    );
+    expect(row).toEqual({ in_use: 0, sent: true });
+  });
+
+  it('a blast still on when its worker stops resumes on the worker that takes the account over', async () => {
+    const numbers = await seedTargets(12, '14');
+    await h.database.db.execute(
+      sql`update users set blast_interval_min = 5, blast_interval_max = 5 where id = ${member.id}`,
+    );
+    const waiting = nextEvent(h, `client-${member.id}`, 'waiting');
+    expect((await start(member, mine)).status).toBe(200);
+    await waiting;
+    await h.engine.close(); // the worker goes away; the row still says 'sending'
+    expect((await accountRow(mine.id)).status).toBe('sending');
+    const done = nextEvent(h, `client-${member.id}`, 'finished', 15_000);
+    await h.restartEngine();
+    sim().onDelivered((d) => deliveries.push(d));
+    await done;
+    expect(deliveries.map((d) => d.to).sort()).toEqual([...numbers].sort());
+    expect((await accountRow(mine.id)).status).toBe('idle');
+    await h.database.db.execute(
+      sql`update users set blast_interval_min = 0, blast_interval_max = 2 where id = ${member.id}`,
+    );
+  });
+});

@@ -1,0 +1,212 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '@wa/server/db/client';
+import type { Logger } from '@wa/server/logger';
+import { BLAST_TEXTS, type LiveEvent, renderPlaceholders } from '@wa/shared';
+import { type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
+import {
+  blastPlan,
+  type ClaimedTarget,
+  claimTarget,
+  endBlast,
+  nextTemplate,
+  recordOutcome,
+  releaseTarget,
+  settleAbandoned,
+} from './blast.repo';
+
+const MIME: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  '3gp': 'video/3gpp',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  pdf: 'application/pdf',
+};
+
+export interface BlastDeps {
+  db: Db;
+  log: Logger;
+  /** publishes to the account owner's channel and, unless `admins` is false, to client-admin */
+  emit(event: LiveEvent, payload: Record<string, unknown>, admins?: boolean): Promise<void>;
+  /** publishes to client-admin only */
+  emitAdmins(event: LiveEvent, payload: Record<string, unknown>): Promise<void>;
+  /** where template media live: `${dataDir}/uploads/templates` */
+  dataDir: string;
+  /** milliseconds in one interval "second" (1000; tests shorten it) */
+  secondMs: number;
+  random?: () => number;
+}
+
+/** The account a blast runs for, as its holder knows it. */
+export interface BlastAccount {
+  deviceId: string;
+  accountId: number;
+  session: WhatsAppSession;
+}
+
+/**
+ * One account's blast loop, run by the host that holds the account's session. The account row's
+ * `status = 'sending'` is the switch: the API sets it (start) and clears it (stop), the loop reads
+ * it before every message, and a host that takes the account over after a crash resumes a blast
+ * whose status is still 'sending'. Each message: claim the next target (SKIP LOCKED, with a
+ * pending log), send the template with its placeholders filled, record the outcome with the
+ * member's fee in one transaction, publish the counts, wait a random interval in [min, max] s.
+ */
+export class BlastRunner {
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private again = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: BlastDeps,
+    private readonly account: BlastAccount,
+  ) {}
+
+  get active(): boolean {
+    return this.running !== null;
+  }
+
+  /** Starts the loop unless it runs already (a start right after a stop runs it again). */
+  start(): void {
+    this.stopping = false;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
+    this.running = this.run()
+      .catch((err) => this.deps.log.error({ err, deviceId: this.account.deviceId }, 'blast failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again && !this.stopping) this.start();
+      });
+  }
+
+  /**
+   * Stops the loop after the message in flight (a send is never cut in half) and resolves once it
+   * has; waits at most `graceMs` for that send.
+   */
+  async stop(graceMs = 15_000): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    const running = this.running;
+    if (!running) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([running, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+  }
+
+  private async run(): Promise<void> {
+    const { db, log } = this.deps;
+    const { deviceId, accountId } = this.account;
+    const abandoned = await settleAbandoned(db, accountId);
+    if (abandoned) log.warn({ deviceId, abandoned }, 'settled sends a previous holder left pending');
+    let announced = false;
+    while (!this.stopping) {
+      const plan = await blastPlan(db, accountId);
+      // stopped (the API said so and told the browsers), or no longer connected (the state event did)
+      if (!plan || plan.status !== 'sending' || plan.state !== 'connected' || plan.suspended) return;
+      if (!announced) {
+        await this.deps.emit('sending', { deviceId, status: 'sending' });
+        announced = true;
+      }
+      const template = await nextTemplate(db);
+      if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
+      const target = await claimTarget(db, plan.userId, accountId);
+      if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
+      await this.deps.emit('progressing', { deviceId, value: target.number, target: target.id });
+
+      const text = renderPlaceholders(template.textWa, { name: target.name, phoneNumber: target.number });
+      let error: string | null = null;
+      try {
+        const media = this.mediaOf(template.media);
+        if (media) await this.account.session.sendMedia(target.number, media, text || undefined);
+        else await this.account.session.sendText(target.number, text);
+      } catch (err) {
+        const code = err instanceof SendError ? err.code : 'failed';
+        const message = err instanceof Error ? err.message : String(err);
+        if (code === 'not_connected' || code === 'refused') {
+          // nothing left this account: the number goes back for another sender, the blast ends
+          await releaseTarget(db, target);
+          return this.finish('error_blast', message);
+        }
+        error = `${code}: ${message}`;
+      }
+      await this.record(plan, template.id, target, error);
+      if (this.stopping) return;
+      const span = plan.intervalMax - plan.intervalMin;
+      const waitTime = plan.intervalMin + Math.floor((this.deps.random ?? Math.random)() * (span + 1));
+      if (waitTime > 0) {
+        await this.deps.emit('waiting', { deviceId, waitTime, value: target.number });
+        await this.sleep(waitTime * this.deps.secondMs);
+      }
+    }
+  }
+
+  private async record(
+    plan: NonNullable<Awaited<ReturnType<typeof blastPlan>>>,
+    templateId: number,
+    target: ClaimedTarget,
+    error: string | null,
+  ): Promise<void> {
+    const { deviceId, accountId } = this.account;
+    const success = error === null;
+    const outcome = await recordOutcome(this.deps.db, {
+      target,
+      accountId,
+      templateId,
+      success,
+      fee: plan.fee,
+      referrerId: plan.referrerId,
+      referralFee: Math.floor((plan.fee * plan.referralPercent) / 100),
+      error,
+    });
+    if (!outcome) return;
+    const { account, receiver } = outcome;
+    const event = success ? 'count_success' : 'count_fail';
+    const value = success ? account.count_success : account.count_fail;
+    // the member's list gets the account's count; the admins' also the target number's row (§4)
+    await this.deps.emit(event, { deviceId, value, income: account.income }, false);
+    await this.deps.emitAdmins(event, { deviceId, value, income: account.income, receiver });
+  }
+
+  private async finish(event: 'finished' | 'error_blast', message: string): Promise<void> {
+    const { deviceId, accountId } = this.account;
+    if (!(await endBlast(this.deps.db, accountId))) return;
+    const state = await this.account.session.getState().catch(() => 'unknown');
+    await this.deps.emit(event, { deviceId, state, status: 'idle', message });
+  }
+
+  /** A template's stored medium as a file on this host; media kept elsewhere (a URL) are not sent. */
+  private mediaOf(media: string | null): MediaFile | null {
+    if (!media?.startsWith('/uploads/templates/')) return null;
+    const filename = path.basename(media);
+    const file = path.join(this.deps.dataDir, 'uploads', 'templates', filename);
+    if (!existsSync(file)) {
+      this.deps.log.warn({ media }, 'template medium missing on this host; sending the caption only');
+      return null;
+    }
+    const ext = path.extname(filename).slice(1).toLowerCase();
+    return { path: file, filename, mimetype: MIME[ext] ?? 'application/octet-stream' };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
