@@ -72,6 +72,53 @@ describe('levels', () => {
       expect((await as(u).get('/admin/level/list-per-page')).status).toBe(403);
     }
   });
+
+  it('refuses members and staff reading, editing and deleting a level by id, changing nothing', async () => {
+    const made = await as(admin).post('/admin/level/create', {
+      name: 'Platinum',
+      blast_fee: 150,
+      requirement_blast: 5000,
+    });
+    const level = made.body.level;
+    for (const u of [member, staff]) {
+      const calls = {
+        get: as(u).get(`/admin/level/${level.id}`),
+        put: as(u).put(`/admin/level/${level.id}`, { name: 'Dicuri', blast_fee: 1, requirement_blast: 0 }),
+        del: as(u).del(`/admin/level/${level.id}`),
+      };
+      for (const [name, call] of Object.entries(calls)) {
+        const res = await call;
+        expect(res.status, `${u.role} ${name}`).toBe(403);
+        expect(res.body, `${u.role} ${name}`).toEqual({ msg: 'You are not allowed to do this.' });
+      }
+    }
+    expect((await as(admin).get(`/admin/level/${level.id}`)).body.level).toEqual(level);
+  });
+
+  it('refuses every level route without a token, changing nothing', async () => {
+    const made = await as(admin).post('/admin/level/create', {
+      name: 'Diamond',
+      blast_fee: 200,
+      requirement_blast: 9000,
+    });
+    const level = made.body.level;
+    const before = (await as(admin).get('/admin/level/list-per-page')).body.meta.total;
+    const body = { name: 'Anonim', blast_fee: 1, requirement_blast: 0 };
+    const calls = {
+      list: request(h.app).get('/api/admin/level/list-per-page'),
+      create: request(h.app).post('/api/admin/level/create').send(body),
+      get: request(h.app).get(`/api/admin/level/${level.id}`),
+      put: request(h.app).put(`/api/admin/level/${level.id}`).send(body),
+      del: request(h.app).delete(`/api/admin/level/${level.id}`),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      const res = await call;
+      expect(res.status, name).toBe(401);
+      expect(res.body, name).toEqual({ msg: 'Authorization token is missing' });
+    }
+    expect((await as(admin).get(`/admin/level/${level.id}`)).body.level).toEqual(level);
+    expect((await as(admin).get('/admin/level/list-per-page')).body.meta.total).toBe(before);
+  });
 });
 
 describe('settings', () => {
@@ -136,6 +183,26 @@ describe('settings', () => {
   it('refuses members and staff writing settings', async () => {
     expect((await as(member).put('/admin/setting/update', valid)).status).toBe(403);
     expect((await as(staff).put('/admin/setting/update', valid)).status).toBe(403);
+  });
+
+  it('refuses members, staff and callers without a token writing settings, with a message, changing nothing', async () => {
+    const before = (await as(admin).get('/admin/setting/get')).body.setting;
+    const change = { ...valid, info: 'Diubah oleh yang tidak berhak', price: 1 };
+    for (const u of [member, staff]) {
+      const res = await as(u).put('/admin/setting/update', change);
+      expect(res.status, u.role).toBe(403);
+      expect(res.body, u.role).toEqual({ msg: 'You are not allowed to do this.' });
+    }
+    const anon = await request(h.app).put('/api/admin/setting/update').send(change);
+    expect(anon.status).toBe(401);
+    expect(anon.body).toEqual({ msg: 'Authorization token is missing' });
+    const forged = await request(h.app)
+      .put('/api/admin/setting/update')
+      .set(bearer(`${admin.token}x`))
+      .send(change);
+    expect(forged.status).toBe(401);
+    expect(forged.body).toEqual({ msg: 'Invalid or expired token' });
+    expect((await as(admin).get('/admin/setting/get')).body.setting).toEqual(before);
   });
 
   it('feeds the member fee and interval defaults and the level colours', async () => {

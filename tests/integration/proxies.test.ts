@@ -43,8 +43,21 @@ describe('proxies', () => {
         a.upload('p.csv', '1.2.3.4:8080\n'),
       ])) {
         expect(res.status).toBe(403);
+        expect(res.body).toEqual({ msg: 'You are not allowed to do this.' });
       }
     }
+  });
+
+  it('refuses callers without a token, also on list-per-page and import', async () => {
+    const page = await request(h.app).get('/api/admin/proxy/list-per-page?page=1');
+    expect(page.status).toBe(401);
+    expect(page.body).toEqual({ msg: 'Authorization token is missing' });
+    const imp = await request(h.app)
+      .post('/api/admin/proxy/import')
+      .attach('file', Buffer.from('10.9.9.9:8080\n'), 'p.csv');
+    expect(imp.status).toBe(401);
+    expect(imp.body).toEqual({ msg: 'Authorization token is missing' });
+    expect((await api(admin).get('/list-per-page?search=10.9.9.9')).body.meta.total).toBe(0);
   });
 
   it('saves a proxy in its normal form, refuses a duplicate and what is not a proxy', async () => {
@@ -118,5 +131,87 @@ describe('proxies', () => {
     expect(json.headers['content-disposition']).toBe('attachment; filename="proxies.json"');
     expect(JSON.parse(json.text)[0]).toEqual({ value: expect.any(String), status: expect.any(String) });
     expect((await api(admin).get('/list')).body.list.length).toBe(page.body.meta.total);
+  });
+});
+
+describe('POST /api/admin/proxy/import with bad files', () => {
+  const total = async () => (await api(admin).get('/list-per-page')).body.meta.total as number;
+  const found = async (value: string) =>
+    (await api(admin).get(`/list-per-page?search=${encodeURIComponent(value)}`)).body.data.map(
+      (p: { value: string }) => p.value,
+    );
+
+  it('refuses an empty file, CSV or JSON, with a message', async () => {
+    const before = await total();
+    for (const [name, content] of [
+      ['empty.csv', ''],
+      ['empty.json', ''],
+      ['blank.json', '[]'],
+    ]) {
+      const res = await api(admin).upload(name, content);
+      expect(res.status, name).toBe(400);
+      expect(res.body, name).toEqual({ msg: 'The file is empty.' });
+    }
+    expect(await total()).toBe(before);
+  });
+
+  it('refuses a missing file field and a request that is not multipart', async () => {
+    const none = await request(h.app).post('/api/admin/proxy/import').set(bearer(admin.token)).field('x', 'y');
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({ msg: 'File is required.' });
+    const otherField = await request(h.app)
+      .post('/api/admin/proxy/import')
+      .set(bearer(admin.token))
+      .attach('upload', Buffer.from('10.5.5.1:8080\n'), 'p.csv');
+    expect(otherField.status).toBe(400);
+    expect(otherField.body).toEqual({ msg: 'File is required.' });
+    expect(await found('10.5.5.1')).toEqual([]);
+    const json = await request(h.app).post('/api/admin/proxy/import').set(bearer(admin.token)).send({ file: 'x' });
+    expect(json.status).toBe(400);
+    expect(json.body.msg).toBe('Upload the file as multipart/form-data in the field "file".');
+  });
+
+  it('refuses broken JSON with a message and imports none of the rows before the break', async () => {
+    const before = await total();
+    const cut = await api(admin).upload('cut.json', '["10.6.6.1:8080",{"value":"10.6.6.2:8080"},{"value":"10.6.');
+    expect(cut.status).toBe(400);
+    expect(cut.body).toEqual({ msg: 'The JSON file is cut off: the array never closes.' });
+    const broken = await api(admin).upload('broken.json', '["10.6.6.3:8080",{"value":},"10.6.6.4:8080"]');
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ msg: 'The JSON file is broken at element 2.' });
+    const notArray = await api(admin).upload('obj.json', '{"value":"10.6.6.5:8080"}');
+    expect(notArray.status).toBe(400);
+    expect(notArray.body).toEqual({ msg: 'The JSON file must hold an array: [ {...}, {...} ].' });
+    expect(await total()).toBe(before);
+    expect(await found('10.6.6.')).toEqual([]);
+  });
+
+  it('skips a CSV line longer than the 16 KB row cap with its reason and keeps the rest', async () => {
+    const before = await total();
+    const res = await api(admin).upload(
+      'huge.csv',
+      `value,status\n10.7.7.1:8080,active\n${'9'.repeat(20_000)},active\n10.7.7.2:8080,active\n`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.created.map((c: { value: string }) => c.value)).toEqual(['10.7.7.1:8080', '10.7.7.2:8080']);
+    expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long', id: null })]);
+    expect(await total()).toBe(before + 2);
+  });
+
+  it('skips a JSON item longer than the row cap, also in a file that is one huge line', async () => {
+    const before = await total();
+    const res = await api(admin).upload(
+      'huge.json',
+      JSON.stringify(['10.7.7.3:8080', { value: `10.7.7.9:${'8'.repeat(200_000)}` }, { value: '10.7.7.4:8080' }]),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.created.map((c: { value: string }) => c.value)).toEqual(['10.7.7.3:8080', '10.7.7.4:8080']);
+    expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long', id: null })]);
+    const only = await api(admin).upload('one.json', `["${'7'.repeat(1024 * 1024)}"]`);
+    expect(only.status).toBe(200);
+    expect(only.body.created).toEqual([]);
+    expect(only.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long' })]);
+    expect(only.body).toMatchObject({ total: 0, totalSkipped: 1 });
+    expect(await total()).toBe(before + 2);
   });
 });

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, bearer, setupApi } from '../support/api';
@@ -5,6 +7,7 @@ import { createUser, type TestUser } from '../support/factories';
 
 let h: ApiHarness;
 let admin: TestUser;
+let dev: TestUser;
 let member: TestUser;
 let staff: TestUser;
 
@@ -17,6 +20,7 @@ const PNG = Buffer.from(
 beforeAll(async () => {
   h = await setupApi();
   admin = await createUser(h.database.db, { role: 'admin' });
+  dev = await createUser(h.database.db, { role: 'dev' });
   member = await createUser(h.database.db, { role: 'member' });
   staff = await createUser(h.database.db, { role: 'staff' });
 });
@@ -174,5 +178,225 @@ describe('message templates', () => {
       expect((await request(h.app).get('/api/admin/message/list').set(bearer(u.token))).status).toBe(403);
       expect((await create(u, { text: 'x' })).status).toBe(403);
     }
+  });
+});
+
+const BUTTON = { id: '1', title: 'Beli', url: 'https://beli.test', type: 'url_button' };
+const mediaFiles = () => readdirSync(path.join(h.dataDir, 'uploads/templates')).sort();
+const count = async () =>
+  (await request(h.app).get('/api/admin/message/list-per-page?page=1').set(bearer(admin.token))).body.meta.total;
+
+/** Every template route, called as `u` (or with no token at all). */
+const routes = (u: TestUser | null, id: number) => {
+  const auth = (r: request.Test) => (u ? r.set(bearer(u.token)) : r);
+  const json = Buffer.from(JSON.stringify([{ text: 'dari import' }]));
+  return [
+    ['GET /list', () => auth(request(h.app).get('/api/admin/message/list'))],
+    ['GET /list-per-page', () => auth(request(h.app).get('/api/admin/message/list-per-page?page=1'))],
+    ['GET /{id}', () => auth(request(h.app).get(`/api/admin/message/${id}`))],
+    [
+      'POST /create',
+      () =>
+        auth(request(h.app).post('/api/admin/message/create'))
+          .field('text', 'dari orang lain')
+          .attach('file', PNG, 'x.png'),
+    ],
+    ['POST /import', () => auth(request(h.app).post('/api/admin/message/import')).attach('file', json, 't.json')],
+    [
+      'PUT /{id}',
+      () =>
+        auth(request(h.app).put(`/api/admin/message/${id}`))
+          .field('text', 'diubah')
+          .field('status', 'nonactive'),
+    ],
+    ['DELETE /{id}', () => auth(request(h.app).delete(`/api/admin/message/${id}`))],
+  ] as const;
+};
+
+describe('who may use the template routes', () => {
+  let target: { id: number; text: string; media: string; status: string; button: unknown[] };
+
+  beforeAll(async () => {
+    const res = await create(
+      admin,
+      { text: 'Milik admin', button: JSON.stringify([BUTTON]) },
+      { name: 'a.png', data: PNG },
+    );
+    expect(res.status).toBe(201);
+    target = res.body.message;
+  });
+
+  it('refuses members and staff on every route with 403 and a message, changing nothing', async () => {
+    const before = await count();
+    const files = mediaFiles();
+    for (const u of [member, staff]) {
+      for (const [name, call] of routes(u, target.id)) {
+        const res = await call();
+        expect(res.status, `${u.role} ${name}`).toBe(403);
+        expect(res.body, `${u.role} ${name}`).toEqual({ msg: 'You are not allowed to do this.' });
+      }
+    }
+    expect(await count()).toBe(before);
+    // a refused upload leaves no file behind
+    expect(mediaFiles()).toEqual(files);
+    const still = await request(h.app).get(`/api/admin/message/${target.id}`).set(bearer(admin.token));
+    expect(still.body.message).toEqual(target);
+  });
+
+  it('refuses every route without a token with 401 and a message, changing nothing', async () => {
+    const before = await count();
+    const files = mediaFiles();
+    for (const [name, call] of routes(null, target.id)) {
+      const res = await call();
+      expect(res.status, name).toBe(401);
+      expect(res.body, name).toEqual({ msg: 'Authorization token is missing' });
+    }
+    expect(await count()).toBe(before);
+    expect(mediaFiles()).toEqual(files);
+    const still = await request(h.app).get(`/api/admin/message/${target.id}`).set(bearer(admin.token));
+    expect(still.body.message).toEqual(target);
+  });
+
+  it('refuses a forged token with 401', async () => {
+    const res = await request(h.app)
+      .get('/api/admin/message/list')
+      .set(bearer(`${admin.token}x`));
+    expect(res.status).toBe(401);
+    expect(res.body.msg).toBe('Invalid or expired token');
+  });
+
+  it('lets dev create, page, read, edit, import and delete', async () => {
+    const made = await create(
+      dev,
+      { text: '<b>Dev</b>', button: JSON.stringify([BUTTON]) },
+      { name: 'd.png', data: PNG },
+    );
+    expect(made.status).toBe(201);
+    expect(made.body.msg).toBe('Template berhasil disimpan.');
+    expect(made.body.message).toMatchObject({
+      text: '<b>Dev</b>',
+      text_wa: '*Dev*',
+      button: [BUTTON],
+      status: 'active',
+    });
+    const id = made.body.message.id;
+
+    const page = await request(h.app).get('/api/admin/message/list-per-page?page=1').set(bearer(dev.token));
+    expect(page.status).toBe(200);
+    expect(page.body.data[0]).toEqual(made.body.message);
+    expect(page.body.meta).toMatchObject({ page: 1, totalPages: expect.any(Number), total: await count() });
+
+    const list = await request(h.app).get('/api/admin/message/list').set(bearer(dev.token));
+    expect(list.body.list.map((t: { id: number }) => t.id)).toContain(id);
+    const one = await request(h.app).get(`/api/admin/message/${id}`).set(bearer(dev.token));
+    expect(one.body.message).toEqual(made.body.message);
+
+    const up = await request(h.app)
+      .put(`/api/admin/message/${id}`)
+      .set(bearer(dev.token))
+      .field('text', '<i>Dev 2</i>')
+      .field('button', JSON.stringify([BUTTON]))
+      .field('status', 'nonactive');
+    expect(up.status).toBe(200);
+    expect(up.body.msg).toBe('Template berhasil diperbarui.');
+    expect(up.body.message).toMatchObject({
+      id,
+      text: '<i>Dev 2</i>',
+      text_wa: '_Dev 2_',
+      status: 'nonactive',
+      media: made.body.message.media,
+    });
+
+    const imp = await request(h.app)
+      .post('/api/admin/message/import')
+      .set(bearer(dev.token))
+      .attach('file', Buffer.from(JSON.stringify([{ text: 'Impor dev' }])), 'dev.json');
+    expect(imp.status).toBe(200);
+    expect(imp.body.created.map((c: { text_wa: string }) => c.text_wa)).toEqual(['Impor dev']);
+    expect(imp.body.skipped).toEqual([]);
+
+    const del = await request(h.app).delete(`/api/admin/message/${id}`).set(bearer(dev.token));
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ id, msg: 'Template berhasil dihapus.' });
+    expect((await request(h.app).get(`/api/admin/message/${id}`).set(bearer(dev.token))).status).toBe(404);
+    expect((await request(h.app).get(made.body.message.media)).status).toBe(404);
+  });
+});
+
+describe('template import of oversized items', () => {
+  const upload = (data: string) =>
+    request(h.app)
+      .post('/api/admin/message/import')
+      .set(bearer(admin.token))
+      .attach('file', Buffer.from(data), 'big.json');
+
+  it('skips an item over the 64 KB item limit with a reason and keeps the rest', async () => {
+    const before = await count();
+    const huge = { text: 'x'.repeat(70 * 1024) };
+    const res = await upload(JSON.stringify([{ text: 'Sebelum' }, huge, { text: 'Sesudah' }]));
+    expect(res.status).toBe(200);
+    expect(res.body.created.map((c: { text_wa: string }) => c.text_wa)).toEqual(['Sebelum', 'Sesudah']);
+    expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long', text: '' })]);
+    expect(await count()).toBe(before + 2);
+  });
+
+  it('skips a file that is one huge line and answers, never a 500', async () => {
+    const before = await count();
+    const res = await upload(`[{"text":"${'y'.repeat(1024 * 1024)}"}]`);
+    expect(res.status).toBe(200);
+    expect(res.body.created).toEqual([]);
+    expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long' })]);
+    expect(await count()).toBe(before);
+  });
+
+  it('skips an item under the item limit whose caption is too long, with the caption rule', async () => {
+    const before = await count();
+    const res = await upload(JSON.stringify([{ text: 'z'.repeat(20_000) }, { text: 'Pendek' }]));
+    expect(res.status).toBe(200);
+    expect(res.body.created.map((c: { text_wa: string }) => c.text_wa)).toEqual(['Pendek']);
+    expect(res.body.skipped.map((s: { reason: string }) => s.reason)).toEqual(['Caption is too long.']);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('refuses a huge file that is cut off with a clear message, never a 500', async () => {
+    const before = await count();
+    const res = await upload(`[{"text":"${'w'.repeat(200_000)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('The JSON file is cut off: the array never closes.');
+    expect(await count()).toBe(before);
+  });
+
+  it('imports nothing of a file that turns out broken after valid items, as phone numbers and proxies do', async () => {
+    const before = await count();
+    const res = await upload('[{"text":"Setengah"},{"text":"Dua"},{"text":"pot');
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('The JSON file is cut off: the array never closes.');
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('PUT of a template with buttons', () => {
+  it('keeps the buttons and the status when only the text is sent', async () => {
+    const made = await create(admin, {
+      text: 'Dengan tombol',
+      button: JSON.stringify([BUTTON]),
+      status: 'nonactive',
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.message).toMatchObject({ button: [BUTTON], status: 'nonactive' });
+    const id = made.body.message.id;
+    const res = await request(h.app)
+      .put(`/api/admin/message/${id}`)
+      .set(bearer(admin.token))
+      .field('text', 'Teks baru');
+    expect(res.status).toBe(200);
+    expect(res.body.message).toMatchObject({
+      text: 'Teks baru',
+      text_wa: 'Teks baru',
+      button: [BUTTON],
+      status: 'nonactive',
+    });
+    const saved = await request(h.app).get(`/api/admin/message/${id}`).set(bearer(admin.token));
+    expect(saved.body.message).toMatchObject({ text: 'Teks baru', button: [BUTTON], status: 'nonactive' });
   });
 });

@@ -138,6 +138,14 @@ describe('member lists (admin and dev only)', () => {
       expect((await get(`/api/admin/users/${path}`, staff)).status).toBe(403);
     }
   });
+
+  it('refuses every list without a token, with a message', async () => {
+    for (const path of ['members', 'members-per-page?page=1', 'active']) {
+      const res = await get(`/api/admin/users/${path}`);
+      expect(res.status, path).toBe(401);
+      expect(res.body, path).toEqual({ msg: 'Authorization token is missing' });
+    }
+  });
 });
 
 describe('GET /api/admin/users/referral-per-page', () => {

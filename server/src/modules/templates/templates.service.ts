@@ -16,7 +16,7 @@ export class TemplatesService {
   private readonly repo: TemplatesRepo;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly mediaDir: string,
   ) {
     this.repo = new TemplatesRepo(db);
@@ -62,7 +62,13 @@ export class TemplatesService {
     try {
       const current = await this.repo.find(id);
       if (!current) throw notFound('Template not found');
-      const fields = this.fields(body);
+      // a field left out keeps its value: an edit that sends only the caption keeps the buttons
+      const raw = (body ?? {}) as Record<string, unknown>;
+      const fields = this.fields({
+        ...raw,
+        button: raw.button ?? JSON.stringify(current.button),
+        status: raw.status ?? current.status,
+      });
       const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : current.media;
       if (!fields.text_wa && !media)
         throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
@@ -84,7 +90,7 @@ export class TemplatesService {
 
   /** JSON only (§5): an array of templates; invalid items are skipped with their reason. */
   async import(file: ImportFile) {
-    const created: TemplateDto[] = [];
+    const valid: TemplateInput[] = [];
     const skipped: (ImportSkipped & { text: string })[] = [];
     let count = 0;
     try {
@@ -114,7 +120,7 @@ export class TemplatesService {
             skip('Isi caption atau pilih media.');
             continue;
           }
-          created.push(await this.repo.insert({ ...fields, media }));
+          valid.push({ ...fields, media });
         } catch (err) {
           skip(err instanceof Error ? err.message : 'Invalid template');
         }
@@ -123,7 +129,14 @@ export class TemplatesService {
       if (err instanceof ImportFileError) throw badRequest(err.message);
       throw err;
     }
-    if (count === 0 && created.length === 0) throw badRequest('The file is empty.');
+    if (count === 0) throw badRequest('The file is empty.');
+    // all or nothing: a file that breaks halfway (answered above with 400) saved nothing
+    const created = await this.db.transaction(async (tx) => {
+      const repo = new TemplatesRepo(tx as unknown as Db);
+      const out: TemplateDto[] = [];
+      for (const t of valid) out.push(await repo.insert(t));
+      return out;
+    });
     return { created, skipped };
   }
 

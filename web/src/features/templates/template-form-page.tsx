@@ -1,4 +1,4 @@
-import { captionToWhatsapp } from '@wa/shared';
+import { captionToWhatsapp, type TemplateDto } from '@wa/shared';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError, upload } from '../../api/client';
@@ -19,6 +19,8 @@ export function TemplateFormPage() {
   const [text, setText] = useState('');
   const [status, setStatus] = useState<'active' | 'nonactive'>('active');
   const [media, setMedia] = useState<string | null>(null);
+  // the button section is hidden in the UI (§5): an edit sends the template's buttons back unchanged
+  const [buttons, setButtons] = useState<TemplateDto['button']>([]);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [importMsg, setImportMsg] = useState<{ ok: boolean; text: string } | null>(null);
@@ -31,6 +33,7 @@ export function TemplateFormPage() {
         setText(message.text);
         setStatus(message.status);
         setMedia(message.media);
+        setButtons(message.button ?? []);
       })
       .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Template'}`));
   }, [id]);
@@ -43,8 +46,8 @@ export function TemplateFormPage() {
     if (file) form.append('file', file);
     form.append('text', text);
     form.append('text_wa', captionToWhatsapp(text));
-    // the button section is hidden in the UI (§5); the server still checks whatever is sent
-    form.append('button', '[]');
+    // the server checks the buttons whatever is sent (§5)
+    form.append('button', JSON.stringify(buttons));
     form.append('status', status);
     setSaving(true);
     try {
