@@ -218,6 +218,14 @@ describe('the account list', () => {
     await server.db.execute(
       sql`update users set blast_interval_min = 3, blast_interval_max = 3 where id = ${member.id}`,
     );
+    // an admin watches the target list: the number's count moves live and flashes (§4)
+    const watcher = await newPage(browser);
+    await signInAs(watcher.context, server, admin);
+    await watcher.page.goto(`${server.url}/phonenumber`);
+    const target = watcher.page.locator('tr', { hasText: '62899777000' }).getByTestId('pn-success');
+    await eventually(() => target.textContent()).toBe('0');
+    await liveReady(watcher.page);
+
     const { context, page } = await newPage(browser);
     await signInAs(context, server, member);
     await page.goto(`${server.url}/whatsapp`);
@@ -226,6 +234,9 @@ describe('the account list', () => {
     const r = row(page, pairedAccount.id);
     await r.getByRole('button', { name: 'Start Blast' }).click();
     await eventually(() => r.getByTestId('wa-success').textContent()).toBe('1');
+    await eventually(() => target.textContent()).toBe('1');
+    expect(await target.getAttribute('class')).toContain('bg-green-100');
+    await watcher.context.close();
     await eventually(() => stateOf(page, pairedAccount.id)).toMatch(/^Waiting \([123]s\)\.\.\.$/);
     await r.getByRole('button', { name: 'Stop Blast' }).click();
     // §4: a blast in progress asks first

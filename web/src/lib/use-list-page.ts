@@ -10,7 +10,8 @@ export interface PagedResult<T> {
 
 /**
  * A server-paged list whose page lives in ?page= (§9). `refresh` waits the spec's 1 s while
- * showing the syncing flag, then refetches; `remove` drops a row once the server confirmed it.
+ * showing the syncing flag, then refetches; `remove` drops a row once the server confirmed it;
+ * `update` patches rows in place.
  */
 export function useListPage<T>(fetchPage: (page: number, search: string) => Promise<PagedResult<T>>, search = '') {
   const [params, setParams] = useSearchParams();
@@ -63,5 +64,9 @@ export function useListPage<T>(fetchPage: (page: number, search: string) => Prom
     setTotal((t) => Math.max(0, t - 1));
   }, []);
 
-  return { page, rows, totalPages, total, loading, syncing, error, setPage, refresh, remove };
+  /** patches the rows that match (live events) */
+  const update = useCallback((match: (row: T) => boolean, patch: (row: T) => T) => {
+    setRows((rs) => rs.map((r) => (match(r) ? patch(r) : r)));
+  }, []);
+  return { page, rows, totalPages, total, loading, syncing, error, setPage, refresh, remove, update };
 }

@@ -121,6 +121,7 @@ export class BlastRunner {
       const target = await claimTarget(db, plan.userId, accountId);
       if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
       await this.deps.emit('progressing', { deviceId, value: target.number, target: target.id });
+      await this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } });
 
       const text = renderPlaceholders(template.textWa, { name: target.name, phoneNumber: target.number });
       let error: string | null = null;

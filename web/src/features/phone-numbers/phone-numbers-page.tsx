@@ -1,6 +1,6 @@
 import type { PhoneNumberDto } from '@wa/shared';
 import { Plus, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -10,7 +10,17 @@ import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatusBadge } from '../../components/status-badge';
 import { streamDownload } from '../../lib/download';
 import { useListPage } from '../../lib/use-list-page';
+import { LiveDot } from '../whatsapp/live-dot';
+import { useLiveEvents } from '../whatsapp/use-live-events';
 import { phoneNumbersApi } from './api';
+import { receiverChange } from './live-receiver';
+
+/** §9: a changed count is highlighted for 1 s */
+const FLASH_MS = 1000;
+const FLASH = {
+  success: 'bg-green-100 font-semibold text-green-700 dark:bg-green-500/20 dark:text-green-400',
+  fail: 'bg-red-100 font-semibold text-red-700 dark:bg-red-500/20 dark:text-red-400',
+};
 
 function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString('id-ID') : '-';
@@ -21,6 +31,42 @@ export function PhoneNumbersPage() {
   const list = useListPage(phoneNumbersApi.page);
   const [deleting, setDeleting] = useState<Set<number>>(new Set());
   const [message, setMessage] = useState<string | null>(null);
+  // live counts from the blasts (§4 Phone number rows): the row's count moves and flashes for 1 s
+  const [flash, setFlash] = useState<Map<number, 'success' | 'fail'>>(new Map());
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const { update } = list;
+  const onLive = useCallback(
+    (m: Parameters<typeof receiverChange>[0]) => {
+      const change = receiverChange(m);
+      if (!change) return;
+      update(
+        (r) => r.id === change.id,
+        (r) => ({ ...r, ...change.patch }),
+      );
+      const kind = change.flash;
+      if (!kind) return;
+      setFlash((f) => new Map(f).set(change.id, kind));
+      clearTimeout(timers.current.get(change.id));
+      timers.current.set(
+        change.id,
+        setTimeout(() => {
+          setFlash((f) => {
+            const n = new Map(f);
+            n.delete(change.id);
+            return n;
+          });
+        }, FLASH_MS),
+      );
+    },
+    [update],
+  );
+  const live = useLiveEvents(onLive);
+  useEffect(() => {
+    const t = timers.current;
+    return () => {
+      for (const timer of t.values()) clearTimeout(timer);
+    };
+  }, []);
 
   const remove = async (id: number) => {
     setDeleting((d) => new Set(d).add(id));
@@ -57,8 +103,28 @@ export function PhoneNumbersPage() {
     },
     { header: 'Name', cell: (r) => r.name || '-' },
     { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
-    { header: 'Jumlah Berhasil', cell: (r) => r.count_success },
-    { header: 'Jumlah Gagal', cell: (r) => r.count_fail },
+    {
+      header: 'Jumlah Berhasil',
+      cell: (r) => (
+        <span
+          data-testid="pn-success"
+          className={`rounded px-1.5 py-0.5 transition-colors ${flash.get(r.id) === 'success' ? FLASH.success : ''}`}
+        >
+          {r.count_success}
+        </span>
+      ),
+    },
+    {
+      header: 'Jumlah Gagal',
+      cell: (r) => (
+        <span
+          data-testid="pn-fail"
+          className={`rounded px-1.5 py-0.5 transition-colors ${flash.get(r.id) === 'fail' ? FLASH.fail : ''}`}
+        >
+          {r.count_fail}
+        </span>
+      ),
+    },
     { header: 'Terakhir Terkirim', cell: (r) => when(r.last_sent) },
     {
       header: 'Action',
@@ -97,7 +163,10 @@ export function PhoneNumbersPage() {
           <RefreshCw size={16} className={list.syncing ? 'animate-spin' : ''} />
           {list.syncing ? 'Menyinkronkan data...' : 'Sync'}
         </Button>
-        <span className="ml-auto text-sm text-gray-500 dark:text-gray-400">{list.total} nomor</span>
+        <span className="ml-auto flex items-center gap-3 text-sm text-gray-500 dark:text-gray-400">
+          <LiveDot connected={live.connected} />
+          {list.total} nomor
+        </span>
       </div>
       {(list.error || message) && (
         <div className="mb-4">

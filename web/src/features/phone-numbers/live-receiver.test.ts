@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { receiverChange } from './live-receiver';
+
+describe('receiverChange', () => {
+  it('reads a success with its count, time and in_use, to flash green', () => {
+    const last = '2026-11-23T10:00:00.000Z';
+    expect(
+      receiverChange({
+        event: 'count_success',
+        payload: {
+          deviceId: 'd',
+          value: 9,
+          receiver: { id: 4, count_success: 2, count_fail: 0, last_sent: last, in_use: 0 },
+        },
+      }),
+    ).toEqual({ id: 4, patch: { count_success: 2, last_sent: last, in_use: 0 }, flash: 'success' });
+  });
+
+  it('reads a failure and an in_use flag', () => {
+    expect(receiverChange({ event: 'count_fail', payload: { receiver: { id: 4, count_fail: 1, in_use: 0 } } })).toEqual(
+      { id: 4, patch: { count_fail: 1, in_use: 0 }, flash: 'fail' },
+    );
+    expect(receiverChange({ event: 'in_use', payload: { receiver: { id: 7, in_use: 1 } } })).toEqual({
+      id: 7,
+      patch: { in_use: 1 },
+      flash: null,
+    });
+  });
+
+  it('ignores account events without a receiver, and receivers without the counted value', () => {
+    expect(receiverChange({ event: 'count_success', payload: { deviceId: 'd', value: 3 } })).toBeNull();
+    expect(receiverChange({ event: 'count_success', payload: { receiver: { id: 1 } } })).toBeNull();
+    expect(receiverChange({ event: 'stop', payload: { receiver: { id: 1, in_use: 0 } } })).toBeNull();
+  });
+});
