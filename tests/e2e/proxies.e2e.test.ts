@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../server/src/db/client';
 import type { TestUser } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/server';
 import { launchBrowser, newPage, signInAs } from './support/browser';
@@ -64,6 +66,28 @@ describe('proxy screens', () => {
     await expect.poll(() => page.getByText('nonactive').count()).toBe(1);
     await page.getByRole('button', { name: 'Delete' }).first().click();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await context.close();
+  });
+
+  it("keeps a proxy 'in use' through an edit that leaves its box on, or turns it off and on again", async () => {
+    await server.db.execute(sql`insert into proxies (value, status, count_use) values ('10.9.9.9:3128', 'in use', 1)`);
+    const [proxy] = await rows<{ id: number }>(server.db, sql`select id from proxies where value = '10.9.9.9:3128'`);
+    const id = proxy?.id;
+    const { context, page } = await newPage(browser);
+    await signInAs(context, server, dev);
+    // from the list, as a user would: saving goes back to it
+    await page.goto(`${server.url}/proxy`);
+    await page.locator('tr', { hasText: '10.9.9.9:3128' }).getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL(`${server.url}/proxy/edit?id=${id}`);
+    const box = page.locator('input[name=status]');
+    await expect.poll(() => box.isChecked()).toBe(true);
+    await box.uncheck();
+    await box.check();
+    await page.fill('input[name=value]', '10.9.9.9:3129');
+    await page.getByRole('button', { name: 'Simpan' }).click();
+    await page.waitForURL(`${server.url}/proxy`);
+    const row = page.locator('tr', { hasText: '10.9.9.9:3129' });
+    await expect.poll(() => row.textContent()).toContain('in use');
     await context.close();
   });
 });

@@ -14,6 +14,8 @@ export function ProxyEditPage() {
   const id = Number(params.get('id'));
   const navigate = useNavigate();
   const [row, setRow] = useState<ProxyDto | null>(null);
+  // a proxy 'in use' stays in use when the box is left on (or turned off and on again)
+  const [loadedStatus, setLoadedStatus] = useState<ProxyDto['status']>('active');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -24,7 +26,10 @@ export function ProxyEditPage() {
     }
     proxiesApi
       .get(id)
-      .then((r) => setRow(r.proxy))
+      .then((r) => {
+        setRow(r.proxy);
+        setLoadedStatus(r.proxy.status);
+      })
       .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Proxy'}`));
   }, [id]);
 
@@ -64,8 +69,13 @@ export function ProxyEditPage() {
               <input
                 type="checkbox"
                 name="status"
-                checked={row.status === 'active'}
-                onChange={(e) => setRow({ ...row, status: e.target.checked ? 'active' : 'nonactive' })}
+                checked={row.status !== 'nonactive'}
+                onChange={(e) =>
+                  setRow({
+                    ...row,
+                    status: e.target.checked ? (loadedStatus === 'nonactive' ? 'active' : loadedStatus) : 'nonactive',
+                  })
+                }
                 className="h-4 w-4 accent-brand-500"
               />
               Status aktif
