@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
+import { DEFAULT_TIMEZONE } from './config';
 import type { Db } from './db/client';
 import { authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
@@ -8,8 +9,12 @@ import { InProcessQueue, type JobQueue } from './jobs/queue';
 import type { Logger } from './logger';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
+import { bonusRoutes } from './modules/bonus/bonus.routes';
+import { BonusService } from './modules/bonus/bonus.service';
 import { levelsRoutes } from './modules/levels/levels.routes';
 import { LevelsService } from './modules/levels/levels.service';
+import { messageLogRoutes } from './modules/messagelog/messagelog.routes';
+import { MessageLogService } from './modules/messagelog/messagelog.service';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
@@ -23,6 +28,8 @@ import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service';
+import { withdrawRoutes } from './modules/withdraw/withdraw.routes';
+import { WithdrawService } from './modules/withdraw/withdraw.service';
 import { type EventBus, InProcessBus } from './realtime/bus';
 
 export interface AppDeps {
@@ -39,6 +46,8 @@ export interface AppDeps {
   queue?: JobQueue;
   /** how long GET qr-new-client waits (§9: 120 s) */
   qrTimeoutMs?: number;
+  /** APP_TIMEZONE: whose calendar day the dashboard's "today" is (Asia/Jakarta when absent) */
+  timezone?: string;
 }
 
 /** The Express app without `listen`, so tests drive it directly. */
@@ -70,6 +79,10 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/proxy', requireAuth, proxiesRoutes(new ProxiesService(deps.db, tmpDir)));
   api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(deps.db)));
   api.use('/admin/setting', requireAuth, settingsRoutes(new SettingsService(deps.db)));
+  const timezone = deps.timezone ?? DEFAULT_TIMEZONE;
+  api.use('/admin/messagelog', requireAuth, messageLogRoutes(new MessageLogService(deps.db, timezone)));
+  api.use('/admin/withdraw', requireAuth, withdrawRoutes(new WithdrawService(deps.db)));
+  api.use('/admin/bonus', requireAuth, bonusRoutes(new BonusService(deps.db)));
   const mediaDir = path.join(deps.dataDir, 'uploads/templates');
   api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
   const bus = deps.bus ?? new InProcessBus();

@@ -49,6 +49,12 @@ describe('loadConfig', () => {
     });
     expect(c).toMatchObject({ port: 8080, waDriver: 'sim', adminEmail: 'boss@example.test' });
   });
+
+  it('takes the dashboard day from APP_TIMEZONE, Asia/Jakarta by default, and refuses an unknown zone', () => {
+    expect(loadConfig({}).timezone).toBe('Asia/Jakarta');
+    expect(loadConfig({ APP_TIMEZONE: 'Asia/Makassar' }).timezone).toBe('Asia/Makassar');
+    expect(() => loadConfig({ APP_TIMEZONE: 'Mars/Olympus' })).toThrow(/APP_TIMEZONE/);
+  });
 });
 
 describe('resolveJwtSecret', () => {

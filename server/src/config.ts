@@ -30,6 +30,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** WEB_DIST: the built dashboard to serve (web/dist next to the repo root). */
   webDist: string;
+  /** APP_TIMEZONE: the IANA zone whose calendar day "today" means on the dashboard (Asia/Jakarta). */
+  timezone: string;
 }
 
 export class ConfigError extends Error {
@@ -40,6 +42,18 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** The product's rupiah and members are Indonesian: western Indonesia's day by default. */
+export const DEFAULT_TIMEZONE = 'Asia/Jakarta';
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Reads and validates the configuration from an environment (process.env by default). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -88,6 +102,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const timezone = str('APP_TIMEZONE') ?? DEFAULT_TIMEZONE;
+  if (!isTimeZone(timezone))
+    problems.push(`APP_TIMEZONE must be an IANA time zone like Asia/Jakarta (got "${timezone}")`);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -103,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromePath: str('CHROME_PATH') ?? '/usr/bin/chromium',
     logLevel,
     webDist: path.resolve(str('WEB_DIST') ?? path.join(repoRoot, 'web/dist')),
+    timezone,
   };
 }
 

@@ -60,6 +60,7 @@ async function main() {
     dataDir: config.dataDir,
     bus,
     queue,
+    timezone: config.timezone,
   });
   const server = app.listen(config.port, () => {
     log.info(`WA Blaster dashboard on http://localhost:${config.port}`);

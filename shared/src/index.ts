@@ -2,6 +2,7 @@ export * from './caption';
 export * from './constants';
 export * from './contract/auth';
 export * from './contract/common';
+export * from './contract/counters';
 export * from './contract/levels';
 export * from './contract/phone-numbers';
 export * from './contract/proxies';

@@ -111,7 +111,7 @@ export class BlastRunner {
     while (!this.stopping) {
       const plan = await blastPlan(db, accountId);
       // stopped (the API said so and told the browsers), or no longer connected (the state event did)
-      if (!plan || plan.status !== 'sending' || plan.state !== 'connected' || plan.suspended) return;
+      if (plan?.status !== 'sending' || plan.state !== 'connected' || plan.suspended) return;
       if (!announced) {
         await this.deps.emit('sending', { deviceId, status: 'sending' });
         announced = true;

@@ -1,26 +1,194 @@
+import { formatRupiah, type UserDto } from '@wa/shared';
+import {
+  CalendarCheck,
+  ChartColumn,
+  CircleCheck,
+  CircleX,
+  Gift,
+  Globe,
+  HandCoins,
+  Megaphone,
+  PhoneOff,
+  PhoneOutgoing,
+  Smartphone,
+  UserCheck,
+  Wallet,
+} from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { Marquee } from '../../components/marquee';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { StatCard, StatSplit } from '../../components/stat-card';
 import { useAuth } from '../auth/auth-context';
+import { useDashboard } from './use-dashboard';
+
+/** A count in the id-ID style (1.234), or null while unknown. */
+const count = (n: number | undefined) => (n === undefined ? null : n.toLocaleString('id-ID'));
+/** Whole rupiah, id-ID, no decimals (§1, §9), or null while unknown. */
+const money = (n: number | undefined) => (n === undefined ? null : formatRupiah(n));
 
 /** / and /dashboard (§2 Dashboard): staff go to withdrawal requests; members and admins get their own view. */
 export function DashboardPage() {
   const { user } = useAuth();
   if (!user) return null;
   if (user.role === 'staff') return <Navigate to="/withdraw/requested?page=1" replace />;
-  const member = user.role === 'member';
+  return user.role === 'member' ? <MemberDashboard user={user} /> : <AdminDashboard user={user} />;
+}
+
+function Errors({ errors }: { errors: string[] }) {
+  if (!errors.length) return null;
+  return (
+    <Alert tone="error">
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </Alert>
+  );
+}
+
+function Grid({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={`grid grid-cols-1 gap-4 sm:grid-cols-2 md:gap-6 ${wide ? 'xl:grid-cols-4' : 'xl:grid-cols-3'}`}>
+      {children}
+    </div>
+  );
+}
+
+/** 'Dashboard Member': greeting, the settings' info banner, and the member's own figures. */
+function MemberDashboard({ user }: { user: UserDto }) {
+  const { values, info, errors } = useDashboard(user);
   return (
     <>
-      <PageBreadcrumb title={member ? 'Dashboard Member' : 'Dashboard Admin'} />
-      <Card>
-        <h3 className="text-lg font-semibold text-gray-800 dark:text-white/90" data-testid="greeting">
-          Hai, {user.firstname}
-        </h3>
-        <p className="mt-1 text-sm text-gray-500 dark:text-gray-400">
-          {member
-            ? 'Hubungkan akun WhatsApp Anda dan mulai blast untuk mendapatkan pendapatan.'
-            : 'Ringkasan layanan WA Blaster.'}
-        </p>
-      </Card>
+      <PageBreadcrumb title="Dashboard Member" />
+      <div className="space-y-4 md:space-y-6">
+        <Card>
+          <h3 className="text-lg font-semibold text-gray-800 dark:text-white/90" data-testid="greeting">
+            Hai, {user.firstname}
+          </h3>
+          <p className="mt-1 text-sm text-gray-500 dark:text-gray-400">
+            Hubungkan akun WhatsApp Anda dan mulai blast untuk mendapatkan pendapatan.
+          </p>
+          {info ? (
+            <div
+              className="mt-4 flex items-center gap-3 rounded-xl bg-brand-50 px-4 py-3 text-sm font-medium text-brand-700 dark:bg-brand-500/15 dark:text-brand-400"
+              data-testid="info-banner"
+            >
+              <Megaphone size={18} className="shrink-0" aria-hidden="true" />
+              <div className="min-w-0 flex-1">
+                <Marquee text={info} />
+              </div>
+            </div>
+          ) : null}
+        </Card>
+        <Errors errors={errors} />
+        <Grid wide>
+          <StatCard
+            icon={Smartphone}
+            tone="success"
+            label="WhatsApp Aktif"
+            value={count(values.whatsappCount?.connectedCount)}
+            testId="stat-wa-active"
+          />
+          <StatCard
+            icon={PhoneOff}
+            tone="neutral"
+            label="WhatsApp Tidak Aktif"
+            value={count(values.whatsappCount?.disconnectedCount)}
+            testId="stat-wa-inactive"
+          />
+          <StatCard
+            icon={CircleCheck}
+            tone="success"
+            label="Blast Berhasil"
+            value={count(values.messageLogCount?.successCount)}
+            testId="stat-blast-success"
+          />
+          <StatCard
+            icon={CircleX}
+            tone="error"
+            label="Blast Gagal"
+            value={count(values.messageLogCount?.failCount)}
+            testId="stat-blast-fail"
+          />
+        </Grid>
+        <Grid>
+          <StatCard
+            icon={HandCoins}
+            label="Pendapatan Hari Ini"
+            value={money(values.todayIncome)}
+            testId="stat-today-income"
+          />
+          <StatCard icon={Wallet} label="Sisa Saldo" value={money(values.balance)} testId="stat-balance" />
+          <StatCard
+            icon={Gift}
+            tone="warning"
+            label="Total Bonus"
+            value={money(values.totalBonus)}
+            testId="stat-total-bonus"
+          />
+        </Grid>
+      </div>
+    </>
+  );
+}
+
+/** 'Dashboard Admin' (admin and dev): the service's figures over every member. */
+function AdminDashboard({ user }: { user: UserDto }) {
+  const { values, errors } = useDashboard(user);
+  const split = (v: { success: number; fail: number } | undefined) => [
+    { label: 'Berhasil', value: count(v?.success), tone: 'success' as const },
+    { label: 'Gagal', value: count(v?.fail), tone: 'error' as const },
+  ];
+  return (
+    <>
+      <PageBreadcrumb title="Dashboard Admin" />
+      <div className="space-y-4 md:space-y-6">
+        <Errors errors={errors} />
+        <Grid wide>
+          <StatCard
+            icon={Globe}
+            label="Proxy Belum Dipakai"
+            value={count(values.proxyCount?.unUsed)}
+            testId="stat-proxy-unused"
+          />
+          <StatCard
+            icon={PhoneOutgoing}
+            tone="warning"
+            label="Nomor Belum Diblast"
+            value={count(values.phoneCount?.unBlasted)}
+            testId="stat-phone-unblasted"
+          />
+          <StatCard
+            icon={Smartphone}
+            tone="success"
+            label="WhatsApp Aktif"
+            value={count(values.whatsappCount?.connectedCount)}
+            testId="stat-wa-active"
+          />
+          <StatCard
+            icon={PhoneOff}
+            tone="neutral"
+            label="WhatsApp Tidak Aktif"
+            value={count(values.whatsappCount?.disconnectedCount)}
+            testId="stat-wa-inactive"
+          />
+        </Grid>
+        <Grid>
+          <StatCard
+            icon={UserCheck}
+            label="Member Aktif"
+            value={count(values.usersActiveCount?.count)}
+            testId="stat-members-active"
+          />
+          <StatCard icon={CalendarCheck} label="Blast Hari Ini" testId="stat-blast-today">
+            <StatSplit items={split(values.todayCount)} testId="stat-blast-today" />
+          </StatCard>
+          <StatCard icon={ChartColumn} label="Total Blast" testId="stat-blast-total">
+            <StatSplit items={split(values.totalCount)} testId="stat-blast-total" />
+          </StatCard>
+        </Grid>
+      </div>
     </>
   );
 }

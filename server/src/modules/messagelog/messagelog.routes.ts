@@ -1,0 +1,28 @@
+import { counterUserParam } from '@wa/shared';
+import { Router } from 'express';
+import { actorOf, requireRoles } from '../../http/auth';
+import { parse } from '../../http/validate';
+import type { MessageLogService } from './messagelog.service';
+
+/**
+ * §7 Message log: /api/admin/messagelog/… (the dashboard counters). Members read their own id;
+ * admin and dev any id, or `all` for the global figure.
+ */
+export function messageLogRoutes(logs: MessageLogService): Router {
+  const r = Router();
+  const dashboardRoles = requireRoles('member', 'admin', 'dev');
+
+  r.get('/count/:userId', dashboardRoles, async (req, res) => {
+    res.json(await logs.count(actorOf(req), parse(counterUserParam, req.params.userId)));
+  });
+  r.get('/today-count/:userId', dashboardRoles, async (req, res) => {
+    res.json(await logs.todayCount(actorOf(req), parse(counterUserParam, req.params.userId)));
+  });
+  r.get('/total-count/:userId', dashboardRoles, async (req, res) => {
+    res.json(await logs.totalCount(actorOf(req), parse(counterUserParam, req.params.userId)));
+  });
+  r.get('/today-income/:userId', dashboardRoles, async (req, res) => {
+    res.json(await logs.todayIncome(actorOf(req), parse(counterUserParam, req.params.userId)));
+  });
+  return r;
+}

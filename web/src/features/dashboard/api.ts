@@ -1,0 +1,54 @@
+import type {
+  BalanceResponse,
+  CounterUser,
+  IncomeResponse,
+  MessageLogCount,
+  PhoneBlastCount,
+  ProxyUseCount,
+  SuccessFailCount,
+  TotalBonusResponse,
+  UsersActiveCount,
+  WhatsappCount,
+} from '@wa/shared';
+import { call, settingsApi } from '../../api/client';
+import { whatsappApi } from '../whatsapp/api';
+
+/** The counters of §7 the dashboard reads; `userId` is a user id, or `all` on the admin dashboard. */
+export const dashboardApi = {
+  info: async () => (await settingsApi.get()).setting.info,
+  whatsappCount: (userId: number) =>
+    call<WhatsappCount>(`/admin/whatsapp/count/${userId}`, { fallback: 'Error fetching WhatsApp count' }),
+  /**
+   * Every member's accounts (admin dashboard). GET /admin/whatsapp/count/{userId} counts one
+   * user's accounts only, so the global figure comes from the totals of the account list: all
+   * accounts, and those whose state is connected (the same split as the count route).
+   */
+  async whatsappCountAll(): Promise<WhatsappCount> {
+    const [all, connected] = await Promise.all([
+      whatsappApi.page({ page: 1 }),
+      whatsappApi.page({ page: 1, status: 'connected' }),
+    ]);
+    return {
+      connectedCount: connected.meta.total,
+      disconnectedCount: Math.max(0, all.meta.total - connected.meta.total),
+    };
+  },
+  messageLogCount: (userId: CounterUser) =>
+    call<MessageLogCount>(`/admin/messagelog/count/${userId}`, { fallback: 'Error fetching Blast count' }),
+  todayCount: (userId: CounterUser) =>
+    call<SuccessFailCount>(`/admin/messagelog/today-count/${userId}`, { fallback: 'Error fetching Blast count' }),
+  totalCount: (userId: CounterUser) =>
+    call<SuccessFailCount>(`/admin/messagelog/total-count/${userId}`, { fallback: 'Error fetching Blast count' }),
+  todayIncome: async (userId: CounterUser) =>
+    (await call<IncomeResponse>(`/admin/messagelog/today-income/${userId}`, { fallback: 'Error fetching Income' }))
+      .income,
+  balance: async (userId: CounterUser) =>
+    (await call<BalanceResponse>(`/admin/withdraw/balance/${userId}`, { fallback: 'Error fetching Balance' })).balance,
+  totalBonus: async (userId: CounterUser) =>
+    (await call<TotalBonusResponse>(`/admin/bonus/total/${userId}`, { fallback: 'Error fetching Bonus total' }))
+      .totalBonus,
+  usersActive: () => call<UsersActiveCount>('/admin/users/active', { fallback: 'Error fetching active members' }),
+  proxyCount: () => call<ProxyUseCount>('/admin/proxy/count-use', { fallback: 'Error get Proxy count' }),
+  phoneCount: () =>
+    call<PhoneBlastCount>('/admin/phonenumber/count-blast', { fallback: 'Error fetching Phone Number count' }),
+};
