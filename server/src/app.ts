@@ -23,6 +23,8 @@ import { settingsRoutes } from './modules/settings/settings.routes';
 import { SettingsService } from './modules/settings/settings.service';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { TemplatesService } from './modules/templates/templates.service';
+import { toolsRoutes } from './modules/tools/tools.routes';
+import { ToolsService } from './modules/tools/tools.service';
 import { UsersRepo } from './modules/users/users.repo';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
@@ -87,6 +89,10 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
   const bus = deps.bus ?? new InProcessBus();
   const queue = deps.queue ?? new InProcessQueue();
+  for (const kind of ['generator', 'validator'] as const) {
+    const files = path.join(deps.dataDir, 'uploads/validators');
+    api.use(`/admin/${kind}`, requireAuth, toolsRoutes(new ToolsService(deps.db, bus, kind, files)));
+  }
   api.use(
     '/admin/whatsapp',
     requireAuth,

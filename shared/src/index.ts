@@ -8,6 +8,7 @@ export * from './contract/phone-numbers';
 export * from './contract/proxies';
 export * from './contract/settings';
 export * from './contract/templates';
+export * from './contract/tools';
 export * from './contract/users';
 export * from './contract/whatsapp';
 export * from './format';

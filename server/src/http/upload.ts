@@ -11,7 +11,7 @@ export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
  * Multipart with one optional `file`, stored under `dir` with a random name that keeps a
  * lower-case allowed extension. Wrong types, oversize files and broken bodies become 4xx JSON.
  */
-export function mediaUpload(dir: string, allowed: readonly string[]) {
+export function mediaUpload(dir: string, allowed: readonly string[], what = 'the template') {
   mkdirSync(dir, { recursive: true });
   const upload = multer({
     storage: multer.diskStorage({
@@ -30,7 +30,7 @@ export function mediaUpload(dir: string, allowed: readonly string[]) {
   }).single('file');
   return (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) {
-      next(badRequest('Send the template as multipart/form-data.'));
+      next(badRequest(`Send ${what} as multipart/form-data.`));
       return;
     }
     upload(req, res, (err: unknown) => {

@@ -8,7 +8,7 @@ import type { EventBus } from './bus';
  */
 export const deviceChannel = (deviceId: string) => `engine:device:${deviceId}`;
 
-export type DeviceOp = 'qr' | 'state' | 'send' | 'remove' | 'adopt' | 'activate' | 'reconnect' | 'blast';
+export type DeviceOp = 'qr' | 'state' | 'send' | 'remove' | 'adopt' | 'activate' | 'reconnect' | 'blast' | 'tool';
 
 export interface DeviceRequest {
   op: DeviceOp;

@@ -14,6 +14,7 @@ import {
   releaseTarget,
   settleAbandoned,
 } from './blast.repo';
+import { LoopRunner } from './loop-runner';
 
 const MIME: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -57,52 +58,15 @@ export interface BlastAccount {
  * pending log), send the template with its placeholders filled, record the outcome with the
  * member's fee in one transaction, publish the counts, wait a random interval in [min, max] s.
  */
-export class BlastRunner {
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private again = false;
-  private wake: (() => void) | null = null;
-
+export class BlastRunner extends LoopRunner {
   constructor(
     private readonly deps: BlastDeps,
     private readonly account: BlastAccount,
-  ) {}
-
-  get active(): boolean {
-    return this.running !== null;
+  ) {
+    super(deps.log, { deviceId: account.deviceId, loop: 'blast' });
   }
 
-  /** Starts the loop unless it runs already (a start right after a stop runs it again). */
-  start(): void {
-    this.stopping = false;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.again = false;
-    this.running = this.run()
-      .catch((err) => this.deps.log.error({ err, deviceId: this.account.deviceId }, 'blast failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopping) this.start();
-      });
-  }
-
-  /**
-   * Stops the loop after the message in flight (a send is never cut in half) and resolves once it
-   * has; waits at most `graceMs` for that send.
-   */
-  async stop(graceMs = 15_000): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    const running = this.running;
-    if (!running) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([running, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
-    clearTimeout(timer);
-  }
-
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const { db, log } = this.deps;
     const { deviceId, accountId } = this.account;
     const abandoned = await settleAbandoned(db, accountId);
@@ -195,19 +159,5 @@ export class BlastRunner {
     }
     const ext = path.extname(filename).slice(1).toLowerCase();
     return { path: file, filename, mimetype: MIME[ext] ?? 'application/octet-stream' };
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
   }
 }

@@ -18,6 +18,7 @@ import {
   type WhatsAppSession,
 } from '../drivers/types';
 import { BlastRunner } from './blast';
+import { ToolRunner } from './tools';
 
 export { OPEN_SESSION_JOB, type OpenSessionJob };
 
@@ -39,6 +40,8 @@ interface Live {
   rebuilds: number;
   /** the account's blast loop, while one runs here */
   blast: BlastRunner | null;
+  /** generators and validators running on this account, by `${kind}:${id}` */
+  tools: Map<string, ToolRunner>;
 }
 
 export interface HostOptions {
@@ -178,6 +181,7 @@ export class SessionHost {
       startedAt: Date.now(),
       rebuilds: 0,
       blast: null,
+      tools: new Map(),
     };
     this.live.set(deviceId, entry);
     session.on((event) => {
@@ -207,8 +211,9 @@ export class SessionHost {
     if (!entry) return;
     this.live.delete(deviceId);
     // the message in flight finishes first; a blast still 'sending' resumes wherever the account goes
-    await entry.blast?.stop();
+    await Promise.all([entry.blast?.stop(), ...[...entry.tools.values()].map((t) => t.stop())]);
     entry.blast = null;
+    entry.tools.clear();
     for (const w of entry.qrWaiters) w({ ok: false, error: 'The session was closed.' });
     entry.qrWaiters = [];
     await entry.unsubscribe().catch(() => {});
@@ -279,8 +284,8 @@ export class SessionHost {
       }
       case 'state': {
         await this.setState(entry, event.state);
-        if (event.state === 'connected') await this.resumeBlast(entry);
-        else await entry.blast?.stop(0);
+        if (event.state === 'connected') await this.resumeLoops(entry);
+        else await Promise.all([entry.blast?.stop(0), ...[...entry.tools.values()].map((t) => t.stop(0))]);
         if (event.state === 'suspended' && entry.accountId !== null) {
           const [row] = await rows<{ suspended_count: number }>(
             this.o.db,
@@ -397,6 +402,21 @@ export class SessionHost {
         this.blastOf(entry).start();
         return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'sending' } });
       }
+      case 'tool': {
+        const kind = req.args?.kind === 'validator' ? 'validator' : 'generator';
+        const id = Number(req.args?.id);
+        if (!Number.isInteger(id)) return reply({ ok: false, error: 'id is required' });
+        if (req.args?.action === 'stop') {
+          await entry.tools.get(`${kind}:${id}`)?.stop(0);
+          return reply({ ok: true, data: { id, status: 'idle' } });
+        }
+        const state = await entry.session.getState().catch(() => entry.state);
+        if (state !== 'connected') {
+          return reply({ ok: false, error: `${entry.info?.phonenumber ?? entry.deviceId} is ${state}`, status: 409 });
+        }
+        this.toolOf(entry, kind, id).start();
+        return reply({ ok: true, data: { id, status: 'running' } });
+      }
       case 'reconnect': {
         const { deviceId, userId, accountId } = entry;
         await reply({ ok: true, data: { deviceId } });
@@ -425,16 +445,54 @@ export class SessionHost {
     return entry.blast;
   }
 
-  /** A connected account whose row still says 'sending' (its last holder died mid-blast) blasts on. */
-  private async resumeBlast(entry: Live): Promise<void> {
-    if (entry.accountId === null || entry.blast?.active) return;
+  private toolOf(entry: Live, kind: 'generator' | 'validator', id: number): ToolRunner {
+    const key = `${kind}:${id}`;
+    let runner = entry.tools.get(key);
+    if (!runner) {
+      runner = new ToolRunner(
+        {
+          db: this.o.db,
+          log: this.o.log,
+          emit: async (userId, event, payload) => {
+            if (userId !== null) await publishToUser(this.o.bus, userId, event, payload);
+            await publishToAdmins(this.o.bus, event, payload);
+          },
+          dataDir: this.o.dataDir ?? 'data',
+          secondMs: this.o.blastSecondMs ?? 1000,
+        },
+        kind,
+        id,
+        { deviceId: entry.deviceId, session: entry.session },
+      );
+      entry.tools.set(key, runner);
+    }
+    return runner;
+  }
+
+  /**
+   * A connected account whose blast, generators or validators are still switched on (its last
+   * holder died, or the connection came back after a rebuild) carries on with them.
+   */
+  private async resumeLoops(entry: Live): Promise<void> {
+    if (entry.accountId === null) return;
     const [row] = await rows<{ status: string; suspended: boolean }>(
       this.o.db,
       sql`select status, suspended from whatsapp_accounts where id = ${entry.accountId}`,
     );
-    if (row?.status === 'sending' && !row.suspended && this.live.get(entry.deviceId) === entry) {
+    if (this.live.get(entry.deviceId) !== entry) return;
+    if (row?.status === 'sending' && !row.suspended && !entry.blast?.active) {
       this.o.log.info({ deviceId: entry.deviceId }, 'resuming blast');
       this.blastOf(entry).start();
+    }
+    const tools = await rows<{ kind: 'generator' | 'validator'; id: number }>(
+      this.o.db,
+      sql`select 'generator' as kind, id from generators where whatsapp_id = ${entry.accountId} and status = 'generating'
+          union all
+          select 'validator' as kind, id from validators where whatsapp_id = ${entry.accountId} and status = 'validating'`,
+    );
+    for (const t of tools) {
+      const runner = this.toolOf(entry, t.kind, t.id);
+      if (!runner.active) runner.start();
     }
   }
 

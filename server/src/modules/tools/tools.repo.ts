@@ -1,0 +1,144 @@
+import type { GeneratorDto, ToolResultRow, ToolStatus, ValidatorDto } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, rows } from '../../db/client';
+
+export type ToolKind = 'generator' | 'validator';
+
+/** The table names and running status of each tool; identifiers are constants, never input. */
+export const TOOL_TABLES = {
+  generator: { table: sql.raw('generators'), results: sql.raw('generator_results'), fk: sql.raw('generator_id') },
+  validator: { table: sql.raw('validators'), results: sql.raw('validator_results'), fk: sql.raw('validator_id') },
+} as const;
+export const RUNNING: Record<ToolKind, ToolStatus> = { generator: 'generating', validator: 'validating' };
+
+type Row = Record<string, unknown>;
+
+const num = (v: unknown) => Number(v ?? 0);
+const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+function common(r: Row) {
+  return {
+    id: num(r.id),
+    user_id: r.user_id === null ? null : num(r.user_id),
+    whatsapp_id: r.whatsapp_id === null ? null : num(r.whatsapp_id),
+    b_insert: (num(r.b_insert) ? 1 : 0) as 0 | 1,
+    interval_min: num(r.interval_min),
+    interval_max: num(r.interval_max),
+    count_success: num(r.count_success),
+    count_fail: num(r.count_fail),
+    progress: Math.round(num(r.progress) * 100) / 100,
+    status: String(r.status) as ToolStatus,
+    state: str(r.state),
+    Whatsapp:
+      r.w_id === null || r.w_id === undefined
+        ? null
+        : {
+            id: num(r.w_id),
+            clientid: String(r.w_clientid),
+            pushname: str(r.w_pushname),
+            phonenumber: str(r.w_phonenumber),
+          },
+    createdAt: new Date(String(r.created_at)).toISOString(),
+  };
+}
+
+export const toGenerator = (r: Row): GeneratorDto => ({
+  ...common(r),
+  start_number: String(r.start_number),
+  end_number: String(r.end_number),
+  current_number: str(r.current_number),
+});
+
+export const toValidator = (r: Row): ValidatorDto => ({
+  ...common(r),
+  fileName: String(r.file_name),
+  fileUrl: String(r.file_url),
+  total: num(r.total),
+  position: num(r.position),
+});
+
+/** SQL of the generator and validator tables; nothing else. */
+export class ToolsRepo {
+  private readonly t: (typeof TOOL_TABLES)[ToolKind];
+
+  constructor(
+    private readonly db: Db,
+    readonly kind: ToolKind,
+  ) {
+    this.t = TOOL_TABLES[kind];
+  }
+
+  private select(where: SQL, tail: SQL = sql``): SQL {
+    return sql`select t.*, w.id as w_id, w.clientid as w_clientid, w.pushname as w_pushname,
+                      w.phonenumber as w_phonenumber
+               from ${this.t.table} t left join whatsapp_accounts w on w.id = t.whatsapp_id
+               where ${where} ${tail}`;
+  }
+
+  private dto(r: Row) {
+    return this.kind === 'generator' ? toGenerator(r) : toValidator(r);
+  }
+
+  async find(id: number): Promise<GeneratorDto | ValidatorDto | null> {
+    const [r] = await rows<Row>(this.db, this.select(sql`t.id = ${id}`));
+    return r ? this.dto(r) : null;
+  }
+
+  async page(filter: { userId?: number; search?: string }, limit: number, offset: number) {
+    const parts: SQL[] = [sql`true`];
+    if (filter.userId !== undefined) parts.push(sql`t.user_id = ${filter.userId}`);
+    if (filter.search) {
+      const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      parts.push(
+        this.kind === 'generator'
+          ? sql`(w.phonenumber like ${like} or w.pushname ilike ${like} or t.start_number::text like ${like})`
+          : sql`(w.phonenumber like ${like} or w.pushname ilike ${like} or t.file_name ilike ${like})`,
+      );
+    }
+    const where = sql.join(parts, sql` and `);
+    const [{ n } = { n: 0 }] = await rows<{ n: number }>(
+      this.db,
+      sql`select count(*)::int as n from ${this.t.table} t left join whatsapp_accounts w on w.id = t.whatsapp_id
+          where ${where}`,
+    );
+    const data = await rows<Row>(this.db, this.select(where, sql`order by t.id desc limit ${limit} offset ${offset}`));
+    return { total: n, data: data.map((r) => this.dto(r)) };
+  }
+
+  async insert(values: SQL): Promise<number> {
+    const [r] = await rows<{ id: number }>(this.db, sql`insert into ${this.t.table} ${values} returning id`);
+    if (!r) throw new Error('insert returned nothing');
+    return r.id;
+  }
+
+  /** Updates the row (only when `where` holds, if given); whether a row was updated. */
+  async update(id: number, set: SQL, where: SQL = sql`true`): Promise<boolean> {
+    const r = await rows<{ id: number }>(
+      this.db,
+      sql`update ${this.t.table} set ${set}, updated_at = now() where id = ${id} and ${where} returning id`,
+    );
+    return r.length > 0;
+  }
+
+  /** Starts over: counts, progress and results go (an edit changes what the tool checks). */
+  async restart(id: number, set: SQL): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      await t.execute(sql`delete from ${this.t.results} where ${this.t.fk} = ${id}`);
+      await t.execute(sql`update ${this.t.table} set ${set}, count_success = 0, count_fail = 0, progress = 0,
+                            state = null, updated_at = now() where id = ${id}`);
+    });
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const r = await rows<{ id: number }>(this.db, sql`delete from ${this.t.table} where id = ${id} returning id`);
+    return r.length > 0;
+  }
+
+  async results(id: number): Promise<ToolResultRow[]> {
+    return rows<ToolResultRow>(
+      this.db,
+      sql`select number, name from ${this.t.results} where ${this.t.fk} = ${id} order by id`,
+    );
+  }
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { normalizePhone } from '../format';
+import { idParam, pageQuery } from './common';
+
+/**
+ * The generator and validator tools (§2 Generator and validator, §3, §5, §7): a WhatsApp account
+ * checks numbers one by one (a range, or the numbers of a file) and keeps those on WhatsApp.
+ */
+
+/** The account a tool runs on, nested as §3 shows it. */
+export interface ToolAccountRef {
+  id: number;
+  clientid: string;
+  pushname: string | null;
+  phonenumber: string | null;
+}
+
+/** idle, or running: 'generating' / 'validating' (the list shows Generating... / Validating...) */
+export type ToolStatus = 'idle' | 'generating' | 'validating';
+
+interface ToolCommon {
+  id: number;
+  user_id: number | null;
+  whatsapp_id: number | null;
+  b_insert: 0 | 1;
+  interval_min: number;
+  interval_max: number;
+  /** numbers found on WhatsApp */
+  count_success: number;
+  /** numbers checked and not on WhatsApp */
+  count_fail: number;
+  /** percent done, 2 decimals */
+  progress: number;
+  status: ToolStatus;
+  /** how the last run ended: finished, or the error that stopped it */
+  state: string | null;
+  Whatsapp: ToolAccountRef | null;
+  createdAt: string;
+}
+
+export interface GeneratorDto extends ToolCommon {
+  start_number: string;
+  end_number: string;
+  /** the last number checked, null before the first */
+  current_number: string | null;
+}
+
+export interface ValidatorDto extends ToolCommon {
+  fileName: string;
+  fileUrl: string;
+  /** numbers in the file */
+  total: number;
+  /** numbers of the file checked so far */
+  position: number;
+}
+
+/** §3 Result row; the download exports it with status 'active' (§7). */
+export interface ToolResultRow {
+  number: string;
+  name: string;
+}
+
+export const TOOL_TEXTS = {
+  startAfterEnd: 'Target nomor awal harus lebih kecil dari nomor akhir',
+  minAfterMax: 'Interval minimal harus lebih kecil dari interval maksimal',
+} as const;
+
+/** The largest range one generator walks (the spec gives none; a million checks is weeks of work). */
+export const GENERATOR_MAX_RANGE = 1_000_000;
+
+export const TOOL_EXPORT = {
+  generated: 'phone_numbers_generated.csv',
+  validated: 'phone_numbers_validated.csv',
+  columns: ['number', 'name', 'status'],
+} as const;
+
+/** §9 defaults */
+export const TOOL_DEFAULT_INTERVAL = { min: 1, max: 2 } as const;
+
+const interval = (label: string, fallback: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? fallback : typeof v === 'string' ? Number(v) : v),
+    z
+      .number({ error: `${label} must be a number.` })
+      .int(`${label} must be a whole number.`)
+      .min(0, `${label} must be 0 or more.`)
+      .max(86_400, `${label} must be at most 86400 seconds.`),
+  );
+
+const bInsert = z.preprocess(
+  (v) =>
+    v === true || v === 'true' || v === '1' || v === 1
+      ? 1
+      : v === undefined || v === null || v === '' || v === false || v === 'false' || v === '0' || v === 0
+        ? 0
+        : v,
+  z.union([z.literal(0), z.literal(1)], { error: 'b_insert must be 0 or 1.' }),
+);
+
+const rangeNumber = (label: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'number' ? String(v) : v),
+    z
+      .string({ error: `${label} is required.` })
+      .trim()
+      .min(1, `${label} is required.`)
+      .transform((v, ctx) => {
+        const n = normalizePhone(v);
+        if (!n) {
+          ctx.addIssue({ code: 'custom', message: `${label} must be a phone number starting with 62.` });
+          return z.NEVER;
+        }
+        return n;
+      }),
+  );
+
+const toolFields = {
+  whatsapp_id: idParam,
+  b_insert: bInsert,
+  interval_min: interval('Interval min', TOOL_DEFAULT_INTERVAL.min),
+  interval_max: interval('Interval max', TOOL_DEFAULT_INTERVAL.max),
+};
+
+const intervalOrder = (v: { interval_min: number; interval_max: number }, ctx: z.RefinementCtx) => {
+  if (v.interval_min > v.interval_max)
+    ctx.addIssue({ code: 'custom', path: ['interval_min'], message: TOOL_TEXTS.minAfterMax });
+};
+
+/** POST /admin/generator/create and PUT /admin/generator/{id} (§5 Generator). */
+export const generatorBody = z
+  .object({
+    start_number: rangeNumber('Start number'),
+    end_number: rangeNumber('End number'),
+    ...toolFields,
+  })
+  .superRefine((v, ctx) => {
+    intervalOrder(v, ctx);
+    if (v.start_number.length !== v.end_number.length || BigInt(v.start_number) > BigInt(v.end_number)) {
+      ctx.addIssue({ code: 'custom', path: ['start_number'], message: TOOL_TEXTS.startAfterEnd });
+      return;
+    }
+    if (BigInt(v.end_number) - BigInt(v.start_number) + 1n > BigInt(GENERATOR_MAX_RANGE)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_number'],
+        message: `A range holds at most ${GENERATOR_MAX_RANGE.toLocaleString('en')} numbers.`,
+      });
+    }
+  });
+export type GeneratorInput = z.infer<typeof generatorBody>;
+
+/** The multipart fields of POST /admin/validator/create and PUT /admin/validator/{id} (the file comes apart). */
+export const validatorFields = z.object(toolFields).superRefine(intervalOrder);
+export type ValidatorInput = z.infer<typeof validatorFields>;
+
+/** GET …/list-per-page?page&user_id&search */
+export const toolListQuery = pageQuery.extend({
+  user_id: idParam.optional(),
+  search: z.string().trim().max(100).optional(),
+});
+
+/** POST …/start and …/stop */
+export const toolIdBody = z.object({ id: idParam });

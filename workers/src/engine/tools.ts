@@ -1,0 +1,210 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { type Db, rows } from '@wa/server/db/client';
+import { readRecords } from '@wa/server/imports/records';
+import type { Logger } from '@wa/server/logger';
+import { PHONE_INSERT_LOCK } from '@wa/server/modules/phone-numbers/phone-numbers.repo';
+import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/server/modules/tools/tools.repo';
+import { type LiveEvent, normalizePhone } from '@wa/shared';
+import { sql } from 'drizzle-orm';
+import { SendError, type WhatsAppSession } from '../drivers/types';
+import { LoopRunner } from './loop-runner';
+
+export interface ToolDeps {
+  db: Db;
+  log: Logger;
+  /** publishes to the tool owner's channel and to client-admin */
+  emit(userId: number | null, event: LiveEvent, payload: Record<string, unknown>): Promise<void>;
+  dataDir: string;
+  secondMs: number;
+  random?: () => number;
+}
+
+interface ToolRow {
+  user_id: number | null;
+  status: string;
+  b_insert: number;
+  interval_min: number;
+  interval_max: number;
+  count_success: number;
+  count_fail: number;
+  // generator
+  start_number?: string | number;
+  end_number?: string | number;
+  current_number?: string | number | null;
+  // validator
+  file_name?: string;
+  file_url?: string;
+  total?: number;
+  position?: number;
+}
+
+/** The next number to check, or null when the tool is through. */
+interface NumberSource {
+  next(row: ToolRow): Promise<{ number: string; name: string; step: SQL; progress: number } | null>;
+}
+type SQL = ReturnType<typeof sql>;
+
+const EVENTS = {
+  generator: { running: 'generating', error: 'error_generate', key: 'generatorId' },
+  validator: { running: 'validating', error: 'error_validate', key: 'validatorId' },
+} as const;
+
+/** Walks start…end one number after another, resuming after current_number. */
+const rangeSource: NumberSource = {
+  async next(row) {
+    const start = BigInt(String(row.start_number));
+    const end = BigInt(String(row.end_number));
+    const n =
+      row.current_number === null || row.current_number === undefined ? start : BigInt(String(row.current_number)) + 1n;
+    if (n > end) return null;
+    const done = Number(n - start + 1n);
+    const size = Number(end - start + 1n);
+    return {
+      number: n.toString(),
+      name: '',
+      step: sql`current_number = ${n.toString()}`,
+      progress: Math.floor((done / size) * 10_000) / 100,
+    };
+  },
+};
+
+/** The numbers of the validator's file, read once per run and resumed at `position`. */
+function fileSource(dataDir: string): NumberSource {
+  let numbers: { number: string; name: string }[] | null = null;
+  return {
+    async next(row) {
+      if (!numbers) {
+        const file = path.join(dataDir, 'uploads', 'validators', path.basename(String(row.file_url)));
+        const ext = path.extname(String(row.file_name)).slice(1).toLowerCase() === 'json' ? 'json' : 'csv';
+        numbers = [];
+        for await (const rec of readRecords(
+          { name: String(row.file_name), ext, text: createReadStream(file, { encoding: 'utf8' }) },
+          ['number', 'name'],
+        )) {
+          const n = rec.error ? null : normalizePhone(rec.fields.number);
+          if (n) numbers.push({ number: n, name: rec.fields.name ?? '' });
+        }
+      }
+      const position = Number(row.position ?? 0);
+      const item = numbers[position];
+      if (!item) return null;
+      const total = Math.max(1, numbers.length);
+      return {
+        ...item,
+        step: sql`position = ${position + 1}`,
+        progress: Math.floor(((position + 1) / total) * 10_000) / 100,
+      };
+    },
+  };
+}
+
+/**
+ * One generator's or validator's loop on the host that holds its WhatsApp account: while the
+ * row's status says running, check the next number with the account, record the result (and the
+ * number in the target list when b_insert) with the position in one transaction, publish the
+ * counts and progress, wait a random interval. A crash between a check and its record only means
+ * that number is checked again: nothing is sent, so nothing is lost or doubled.
+ */
+export class ToolRunner extends LoopRunner {
+  private readonly source: NumberSource;
+
+  constructor(
+    private readonly deps: ToolDeps,
+    readonly kind: ToolKind,
+    readonly id: number,
+    private readonly account: { deviceId: string; session: WhatsAppSession },
+  ) {
+    super(deps.log, { deviceId: account.deviceId, loop: kind, id });
+    this.source = kind === 'generator' ? rangeSource : fileSource(deps.dataDir);
+  }
+
+  private payload(extra: Record<string, unknown>) {
+    return { deviceId: this.account.deviceId, [EVENTS[this.kind].key]: this.id, ...extra };
+  }
+
+  private async row(): Promise<ToolRow | null> {
+    const [r] = await rows<ToolRow>(
+      this.deps.db,
+      sql`select * from ${TOOL_TABLES[this.kind].table} where id = ${this.id}`,
+    );
+    return r ?? null;
+  }
+
+  protected async run(): Promise<void> {
+    const { db } = this.deps;
+    const t = TOOL_TABLES[this.kind];
+    let announced = false;
+    while (!this.stopping) {
+      const row = await this.row();
+      if (!row || row.status !== RUNNING[this.kind]) return;
+      if (!announced) {
+        await this.deps.emit(row.user_id, EVENTS[this.kind].running, this.payload({ status: RUNNING[this.kind] }));
+        announced = true;
+      }
+      const next = await this.source.next(row);
+      if (!next) return this.finish(row.user_id, 'finished', 'finished');
+      await this.deps.emit(row.user_id, 'progressing', this.payload({ value: next.number, progress: next.progress }));
+      let registered: boolean;
+      try {
+        registered = await this.account.session.isRegistered(next.number);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (err instanceof SendError && err.code !== 'not_connected' && err.code !== 'refused') {
+          registered = false; // this number could not be checked: counted as not found, the run goes on
+        } else {
+          return this.finish(row.user_id, EVENTS[this.kind].error, message);
+        }
+      }
+      const counts = await db.transaction(async (tx) => {
+        const x = tx as unknown as Db;
+        if (registered) {
+          await x.execute(sql`insert into ${t.results} (${t.fk}, number, name) values (${this.id}, ${next.number}, ${next.name})
+                              on conflict do nothing`);
+          if (row.b_insert) {
+            // every writer of the target list takes its lock (the import reserves ids under it)
+            await x.execute(sql`select pg_advisory_xact_lock(${PHONE_INSERT_LOCK})`);
+            await x.execute(sql`insert into phone_numbers (number, name) values (${next.number}, ${next.name})
+                                on conflict do nothing`);
+          }
+        }
+        const [c] = await rows<{ count_success: number; count_fail: number }>(
+          x,
+          sql`update ${t.table}
+              set ${next.step}, progress = ${next.progress}, updated_at = now(),
+                  count_success = count_success + ${registered ? 1 : 0}, count_fail = count_fail + ${registered ? 0 : 1}
+              where id = ${this.id}
+              returning count_success, count_fail`,
+        );
+        return c;
+      });
+      if (!counts) return;
+      const event = registered ? 'count_success' : 'count_fail';
+      await this.deps.emit(
+        row.user_id,
+        event,
+        this.payload({ value: registered ? counts.count_success : counts.count_fail, progress: next.progress }),
+      );
+      if (this.stopping) return;
+      const span = Math.max(0, row.interval_max - row.interval_min);
+      const waitTime = row.interval_min + Math.floor((this.deps.random ?? Math.random)() * (span + 1));
+      if (waitTime > 0) {
+        await this.deps.emit(row.user_id, 'waiting', this.payload({ waitTime, value: next.number }));
+        await this.sleep(waitTime * this.deps.secondMs);
+      }
+    }
+  }
+
+  private async finish(userId: number | null, event: LiveEvent, state: string): Promise<void> {
+    const t = TOOL_TABLES[this.kind];
+    const done = event === 'finished';
+    const r = await rows<{ id: number }>(
+      this.deps.db,
+      sql`update ${t.table} set status = 'idle', state = ${state}, updated_at = now()
+              ${done ? sql`, progress = 100` : sql``}
+          where id = ${this.id} and status = ${RUNNING[this.kind]} returning id`,
+    );
+    if (!r.length) return;
+    await this.deps.emit(userId, event, this.payload({ state, status: 'idle', ...(done ? { progress: 100 } : {}) }));
+  }
+}
