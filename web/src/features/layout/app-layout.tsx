@@ -25,7 +25,7 @@ function Shell({ children }: { children: ReactNode }) {
         />
       )}
       <div
-        className={`flex-1 transition-all duration-300 ease-in-out ${
+        className={`min-w-0 flex-1 transition-all duration-300 ease-in-out ${
           isExpanded || isHovered ? 'lg:ml-[290px]' : 'lg:ml-[90px]'
         }`}
       >

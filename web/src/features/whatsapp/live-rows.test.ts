@@ -33,6 +33,14 @@ const msg = (event: LiveMessage['event'], payload: Record<string, unknown> = {})
 const apply = (row: AccountRow, m: LiveMessage): AccountRow => ({ ...row, ...liveEventPatch(m) });
 
 describe('live row events (§4)', () => {
+  it("leaves a generator's or validator's events to their own lists", () => {
+    expect(liveEventPatch({ event: 'count_success', payload: { deviceId: 'd', generatorId: 3, value: 9 } })).toBeNull();
+    expect(liveEventPatch({ event: 'progressing', payload: { deviceId: 'd', validatorId: 4 } })).toBeNull();
+    expect(liveEventPatch({ event: 'count_success', payload: { deviceId: 'd', value: 9 } })).toMatchObject({
+      count_success: 9,
+    });
+  });
+
   it('counts take value or the named count, and flash', () => {
     expect(liveEventPatch(msg('count_success', { value: 4 }))).toMatchObject({
       count_success: 4,

@@ -48,6 +48,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  */
 export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null {
   const p = message.payload ?? {};
+  // a generator's or validator's events name their account too, but their counts are the tool's
+  if (p.generatorId !== undefined || p.validatorId !== undefined) return null;
   switch (message.event) {
     case 'count_success': {
       const value = num(p.value) ?? num(p.count_success);
