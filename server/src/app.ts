@@ -15,6 +15,8 @@ import { levelsRoutes } from './modules/levels/levels.routes';
 import { LevelsService } from './modules/levels/levels.service';
 import { messageLogRoutes } from './modules/messagelog/messagelog.routes';
 import { MessageLogService } from './modules/messagelog/messagelog.service';
+import { monitorRoutes } from './modules/monitor/monitor.routes';
+import { MonitorService, type MonitorSources } from './modules/monitor/monitor.service';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
@@ -50,6 +52,8 @@ export interface AppDeps {
   qrTimeoutMs?: number;
   /** APP_TIMEZONE: whose calendar day the dashboard's "today" is (Asia/Jakarta when absent) */
   timezone?: string;
+  /** what the dev monitor reads of this process: its engine (embedded mode) and WebSocket hub */
+  monitor?: MonitorSources;
 }
 
 /** The Express app without `listen`, so tests drive it directly. */
@@ -98,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
     requireAuth,
     whatsappRoutes(new WhatsappService(deps.db, queue, bus, { qrTimeoutMs: deps.qrTimeoutMs })),
   );
+  api.use('/dev/monitor', requireAuth, monitorRoutes(new MonitorService(deps.db, bus, queue, deps.monitor)));
   api.use(apiNotFound);
   app.use('/api', api);
   // uploaded media; an SVG can hold script, so it is served with a policy that runs none

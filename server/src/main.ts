@@ -44,7 +44,7 @@ async function main() {
 
   const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
-  let engine: { close(): Promise<void> } | null = null;
+  let engine: { close(): Promise<void>; host: { workerId: string; states(): Record<string, string> } } | null = null;
   if (!config.redisUrl) {
     // the composition root is the one place the API loads the engine (workers depends on server)
     const { startEngine } = await import('@wa/workers');
@@ -52,6 +52,7 @@ async function main() {
     await queue.start();
   }
   const jwtSecret = resolveJwtSecret(config);
+  const host = engine?.host;
   const app = createApp({
     db: database.db,
     jwtSecret,
@@ -61,6 +62,11 @@ async function main() {
     bus,
     queue,
     timezone: config.timezone,
+    // the hub is attached just below, before the first request can arrive
+    monitor: {
+      engine: host ? () => ({ workerId: host.workerId, sessions: host.states() }) : undefined,
+      hub: () => hub.inspect(),
+    },
   });
   const server = app.listen(config.port, () => {
     log.info(`WA Blaster dashboard on http://localhost:${config.port}`);

@@ -26,6 +26,8 @@ export const DESKTOP_BREAKPOINT = 1024;
 export const SIDEBAR_EXPANDED_PX = 290;
 export const SIDEBAR_COLLAPSED_PX = 90;
 export const MARQUEE_SPEED = 50;
+/** The monitor's JSON viewers group a collection longer than this into ranges of entries (§9). */
+export const JSON_COLLECTION_LIMIT = 50;
 
 /** Timings (§9), in milliseconds unless named otherwise. */
 export const QR_REQUEST_TIMEOUT_MS = 120_000;

@@ -4,14 +4,20 @@ import { AuthProvider } from './features/auth/auth-context';
 import { ReferralCapture } from './features/auth/referral-capture';
 import { SignInPage } from './features/auth/sign-in-page';
 import { SignUpPage } from './features/auth/sign-up-page';
+import { BonusCreatePage } from './features/bonus/bonus-create-page';
+import { BonusPage } from './features/bonus/bonus-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
 import { NotAuthorizedPage } from './features/errors/not-authorized-page';
 import { NotFoundPage } from './features/errors/not-found-page';
+import { GeneratorFormPage } from './features/generator/generator-form-page';
+import { GeneratorListPage } from './features/generator/generator-list-page';
 import { AppLayout, RoleGuard } from './features/layout/app-layout';
 import { LevelFormPage } from './features/levels/level-form-page';
 import { LevelsPage } from './features/levels/levels-page';
 import { MemberEditPage } from './features/members/member-edit-page';
 import { MembersPage } from './features/members/members-page';
+import { MonitorPage } from './features/monitor/monitor-page';
+import { MonitorRealtimePage } from './features/monitor/realtime-page';
 import { PhoneNumberCreatePage } from './features/phone-numbers/phone-number-create-page';
 import { PhoneNumberEditPage } from './features/phone-numbers/phone-number-edit-page';
 import { PhoneNumbersPage } from './features/phone-numbers/phone-numbers-page';
@@ -19,12 +25,17 @@ import { ProfilePage } from './features/profile/profile-page';
 import { ProxiesPage } from './features/proxies/proxies-page';
 import { ProxyCreatePage } from './features/proxies/proxy-create-page';
 import { ProxyEditPage } from './features/proxies/proxy-edit-page';
+import { ReferralPage } from './features/referral/referral-page';
 import { SCREEN_TITLES, ScreenPage } from './features/screens/screen-page';
 import { SettingsPage } from './features/settings/settings-page';
 import { TemplateFormPage } from './features/templates/template-form-page';
 import { TemplatesPage } from './features/templates/templates-page';
+import { ValidatorFormPage } from './features/validator/validator-form-page';
+import { ValidatorListPage } from './features/validator/validator-list-page';
 import { WhatsappCreatePage } from './features/whatsapp/whatsapp-create-page';
 import { WhatsappListPage } from './features/whatsapp/whatsapp-list-page';
+import { WithdrawPage } from './features/withdraw/withdraw-page';
+import { WithdrawRequestedPage } from './features/withdraw/withdraw-requested-page';
 
 function Root() {
   return (
@@ -57,6 +68,19 @@ const PAGES: Record<string, React.ReactNode> = {
   '/whatsapp': <WhatsappListPage />,
   '/member/whatsapp': <WhatsappListPage />,
   '/whatsapp/create': <WhatsappCreatePage />,
+  '/generator/list': <GeneratorListPage />,
+  '/generator/create': <GeneratorFormPage />,
+  '/validator/list': <ValidatorListPage />,
+  '/validator/create': <ValidatorFormPage />,
+  '/bonus': <BonusPage />,
+  '/bonus/create': <BonusCreatePage />,
+  '/referral': <ReferralPage />,
+  '/withdraw': <WithdrawPage />,
+  '/withdraw/requested': <WithdrawRequestedPage />,
+  '/monitor/local': <MonitorPage kind="local" />,
+  '/monitor/remote': <MonitorPage kind="remote" />,
+  '/monitor/socket': <MonitorPage kind="socket" />,
+  '/monitor/realtime': <MonitorRealtimePage />,
 };
 
 /** Every protected screen of the route table, each behind its role guard. */

@@ -19,7 +19,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof AppError) {
-      res.status(err.status).json(err.errors ? { msg: err.message, errors: err.errors } : { msg: err.message });
+      res.status(err.status).json({
+        msg: err.message,
+        ...(err.errors ? { errors: err.errors } : {}),
+        ...(err.code !== undefined ? { code: err.code } : {}),
+      });
       return;
     }
     const e = (err ?? {}) as HttpishError;

@@ -4,6 +4,8 @@ export class AppError extends Error {
     public readonly status: number,
     msg: string,
     public readonly errors?: Record<string, string>,
+    /** a machine-readable reason the UI reacts to (sent as `code`) */
+    public readonly code?: number,
   ) {
     super(msg);
   }

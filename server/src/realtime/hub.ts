@@ -32,6 +32,13 @@ export interface Hub {
   close(): Promise<void>;
   /** open sockets, and the channels this hub is subscribed to on the bus */
   stats(): { sockets: number; channels: number };
+  /** read-only view for the dev monitor: open sockets per channel, and each socket's user, channels and open time */
+  inspect(): HubInspection;
+}
+
+export interface HubInspection {
+  channels: Record<string, number>;
+  sockets: { userId: number; channels: string[]; since: Date }[];
 }
 
 interface Client {
@@ -40,6 +47,7 @@ interface Client {
   channels: Channel[];
   alive: boolean;
   dropped: number;
+  since: Date;
 }
 
 interface Channel {
@@ -152,7 +160,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
   }
 
   function open(ws: WebSocket, userId: number, joined: Channel[]): void {
-    const client: Client = { ws, userId, channels: joined, alive: true, dropped: 0 };
+    const client: Client = { ws, userId, channels: joined, alive: true, dropped: 0, since: new Date() };
     clients.add(client);
     for (const channel of joined) channel.sockets.add(client);
     ws.on('pong', () => {
@@ -254,6 +262,14 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
 
   return {
     stats: () => ({ sockets: clients.size, channels: channels.size }),
+    inspect: () => ({
+      channels: Object.fromEntries([...channels.values()].map((c) => [c.name, c.sockets.size])),
+      sockets: [...clients].map((c) => ({
+        userId: c.userId,
+        channels: c.channels.map((ch) => ch.name),
+        since: c.since,
+      })),
+    }),
     async close() {
       if (closing) return;
       closing = true;

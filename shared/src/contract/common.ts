@@ -4,6 +4,8 @@ import { z } from 'zod';
 export interface ApiError {
   msg: string;
   errors?: Record<string, string>;
+  /** a machine-readable reason where the UI reacts to it (withdraw: 1 = bank details missing) */
+  code?: number;
 }
 
 /** A paged list (§3 "List responses"). */

@@ -58,6 +58,11 @@ export async function startEngineTestServer(
     bus,
     queue,
     qrTimeoutMs: opts.qrTimeoutMs,
+    // what main.ts passes in embedded mode; the hub is attached below, before any request
+    monitor: {
+      engine: () => ({ workerId: engine.host.workerId, sessions: engine.host.states() }),
+      hub: () => hub.inspect(),
+    },
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

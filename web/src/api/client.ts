@@ -7,6 +7,8 @@ export class ApiCallError extends Error {
     message: string,
     public readonly status: number,
     public readonly errors: Record<string, string> = {},
+    /** the server's `code`, where the screen reacts to it (withdraw: 1 = bank details missing) */
+    public readonly code?: number,
   ) {
     super(message);
   }
@@ -51,7 +53,7 @@ export async function call<T>(path: string, opts: CallOptions): Promise<T> {
   }
   if (!res.ok) {
     const e = (data ?? {}) as Partial<ApiError> & { error?: string; message?: string };
-    throw new ApiCallError(e.msg ?? e.error ?? e.message ?? opts.fallback, res.status, e.errors ?? {});
+    throw new ApiCallError(e.msg ?? e.error ?? e.message ?? opts.fallback, res.status, e.errors ?? {}, e.code);
   }
   return data as T;
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 
 export interface Column<T> {
   header: ReactNode;
@@ -13,12 +13,15 @@ export function DataTable<T>({
   rowKey,
   loading,
   rowClass,
+  expanded,
 }: {
   columns: Column<T>[];
   rows: T[];
   rowKey(row: T): string | number;
   loading?: boolean;
   rowClass?(row: T): string;
+  /** a detail line under a row, across every column (null: none for this row) */
+  expanded?(row: T): ReactNode;
 }) {
   return (
     <div className="overflow-hidden rounded-xl border border-gray-200 bg-white dark:border-white/[0.05] dark:bg-white/[0.03]">
@@ -45,19 +48,31 @@ export function DataTable<T>({
                 </td>
               </tr>
             ) : (
-              rows.map((row) => (
-                <tr key={rowKey(row)} className={`transition-colors ${rowClass?.(row) ?? ''}`} data-row={rowKey(row)}>
-                  {columns.map((c, i) => (
-                    <td
-                      // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table
-                      key={i}
-                      className={`px-5 py-3 text-gray-700 dark:text-gray-300 ${c.className ?? ''}`}
-                    >
-                      {c.cell(row)}
-                    </td>
-                  ))}
-                </tr>
-              ))
+              rows.map((row) => {
+                const detail = expanded?.(row) ?? null;
+                return (
+                  <Fragment key={rowKey(row)}>
+                    <tr className={`transition-colors ${rowClass?.(row) ?? ''}`} data-row={rowKey(row)}>
+                      {columns.map((c, i) => (
+                        <td
+                          // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table
+                          key={i}
+                          className={`px-5 py-3 text-gray-700 dark:text-gray-300 ${c.className ?? ''}`}
+                        >
+                          {c.cell(row)}
+                        </td>
+                      ))}
+                    </tr>
+                    {detail !== null && (
+                      <tr data-detail={rowKey(row)} className="bg-gray-50 dark:bg-white/[0.02]">
+                        <td colSpan={columns.length} className="px-5 py-3 text-gray-700 dark:text-gray-300">
+                          {detail}
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })
             )}
           </tbody>
         </table>

@@ -1,7 +1,33 @@
-import { ALL_USERS } from '@wa/shared';
+import { ALL_USERS, type BonusDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/client';
 import type { CounterScope } from '../../http/counter-scope';
+
+interface BonusRow {
+  id: number;
+  user_id: number;
+  admin_id: number | null;
+  nominal: string | number;
+  reason: string;
+  created_at: Date | string;
+  firstname: string;
+  lastname: string;
+}
+
+function toDto(r: BonusRow): BonusDto {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    adminId: r.admin_id,
+    nominal: Number(r.nominal),
+    reason: r.reason,
+    createdAt: new Date(r.created_at).toISOString(),
+    User: { firstname: r.firstname, lastname: r.lastname },
+  };
+}
+
+const SELECT = sql`select b.id, b.user_id, b.admin_id, b.nominal, b.reason, b.created_at, u.firstname, u.lastname
+  from bonuses b join users u on u.id = b.user_id`;
 
 /** SQL for bonuses; nothing else. */
 export class BonusRepo {
@@ -15,5 +41,30 @@ export class BonusRepo {
       sql`select coalesce(sum(b.nominal), 0)::bigint as total from bonuses b where ${owner}`,
     );
     return Number(r?.total ?? 0);
+  }
+
+  /** Newest first; one user's bonuses, or everybody's when `userId` is null. */
+  async page(opts: { userId: number | null; limit: number; offset: number }) {
+    const where = opts.userId === null ? sql`true` : sql`b.user_id = ${opts.userId}`;
+    const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from bonuses b where ${where}`);
+    const list = await rows<BonusRow>(
+      this.db,
+      sql`${SELECT} where ${where} order by b.created_at desc, b.id desc limit ${opts.limit} offset ${opts.offset}`,
+    );
+    return { total: Number(c.n), data: list.map(toDto) };
+  }
+
+  async insert(v: { userId: number; adminId: number; nominal: number; reason: string }): Promise<BonusDto> {
+    const [r] = await rows<{ id: number }>(
+      this.db,
+      sql`insert into bonuses (user_id, admin_id, nominal, reason)
+          values (${v.userId}, ${v.adminId}, ${v.nominal}, ${v.reason}) returning id`,
+    );
+    const [row] = await rows<BonusRow>(this.db, sql`${SELECT} where b.id = ${r.id}`);
+    return toDto(row);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    return (await rows(this.db, sql`delete from bonuses where id = ${id} returning id`)).length > 0;
   }
 }

@@ -218,15 +218,18 @@ export class UsersRepo {
     return Number(row.n);
   }
 
-  /** Users referred by `referrerId`, or every referred user when null. */
+  /**
+   * Users referred by `referrerId`, or every referred user when null. `income` is what each one
+   * earned their referrer: the referral fees of their successful sends paid to that referrer.
+   */
   async referralsPage(opts: { referrerId: number | null; limit: number; offset: number }) {
     const where = opts.referrerId === null ? sql`u.referrer_id is not null` : sql`u.referrer_id = ${opts.referrerId}`;
     const [count] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users u where ${where}`);
     const list = await rows<ReferralItem & { income: string | number; createdAt: Date | string }>(
       this.db,
       sql`select u.id, u.firstname, u.lastname, u.email, u.created_at as "createdAt",
-            (select coalesce(sum(m.fee), 0)::bigint from message_logs m
-              where m.user_id = u.id and m.status = 'success') as income
+            (select coalesce(sum(m.referral_fee), 0)::bigint from message_logs m
+              where m.user_id = u.id and m.referrer_id = u.referrer_id and m.status = 'success') as income
           from users u where ${where}
           order by u.created_at desc, u.id desc limit ${opts.limit} offset ${opts.offset}`,
     );

@@ -1,0 +1,21 @@
+import { monitorRemoteQuery, monitorSocketQuery } from '@wa/shared';
+import { Router } from 'express';
+import { requireRoles } from '../../http/auth';
+import { parse } from '../../http/validate';
+import type { MonitorService } from './monitor.service';
+
+/** §7 Dev monitor: /api/dev/monitor/… (dev only), each answering `{ data }`. */
+export function monitorRoutes(monitor: MonitorService): Router {
+  const r = Router();
+  r.use(requireRoles('dev'));
+  r.get('/local', (_req, res) => {
+    res.json({ data: monitor.local() });
+  });
+  r.get('/remote', async (req, res) => {
+    res.json({ data: await monitor.remote(parse(monitorRemoteQuery, req.query).id) });
+  });
+  r.get('/socket', async (req, res) => {
+    res.json({ data: await monitor.socket(parse(monitorSocketQuery, req.query).id) });
+  });
+  return r;
+}

@@ -1,0 +1,136 @@
+import { type BonusDto, formatRupiah, normalizeRole } from '@wa/shared';
+import { Gift, Plus } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiCallError } from '../../api/client';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { StatCard } from '../../components/stat-card';
+import { useListPage } from '../../lib/use-list-page';
+import { useAuth } from '../auth/auth-context';
+import { type Confirmation, ConfirmDialog } from '../whatsapp/dialogs';
+import { bonusApi } from './api';
+
+const date = (iso: string) => new Date(iso).toLocaleString('id-ID', { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * /bonus (§2 Bonus): admin and dev see every bonus with its member, a 'Kirim Bonus' button and a
+ * delete action; a member sees their own bonuses, when each arrived, and the total.
+ */
+export function BonusPage() {
+  const { user } = useAuth();
+  const role = normalizeRole(user?.role);
+  const gives = role === 'admin' || role === 'dev';
+  const list = useListPage(bonusApi.page);
+  const [total, setTotal] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const userId = user?.id;
+
+  useEffect(() => {
+    if (gives || !userId) return;
+    bonusApi
+      .total(userId)
+      .then(setTotal)
+      .catch((err) => setError(err instanceof ApiCallError ? err.message : 'Error fetching Bonus total'));
+  }, [gives, userId]);
+
+  const remove = async (id: number) => {
+    setDeleting(id);
+    setError(null);
+    try {
+      const res = await bonusApi.remove(id);
+      list.remove((r) => r.id === res.id);
+    } catch (err) {
+      setError(err instanceof ApiCallError ? err.message : 'Network error. Please try again.');
+    } finally {
+      setDeleting(null);
+    }
+  };
+  const askRemove = (r: BonusDto) =>
+    setConfirmation({
+      title: 'Apakah Anda yakin ?',
+      text: `Bonus ${formatRupiah(r.nominal)} untuk ${r.User.firstname} ${r.User.lastname} akan dihapus.`,
+      confirm: 'Ya, Hapus.',
+      cancel: 'Batal',
+      danger: true,
+      onConfirm: () => void remove(r.id),
+    });
+
+  const nominal: Column<BonusDto> = {
+    header: 'Nominal',
+    cell: (r) => (
+      <span className="font-medium whitespace-nowrap text-gray-800 tabular-nums dark:text-white/90">
+        {formatRupiah(r.nominal)}
+      </span>
+    ),
+  };
+  const reason: Column<BonusDto> = {
+    header: 'Keterangan',
+    cell: (r) => <span className="break-words">{r.reason}</span>,
+  };
+  const columns: Column<BonusDto>[] = gives
+    ? [
+        {
+          header: 'Member',
+          cell: (r) => (
+            <span className="font-medium text-gray-800 dark:text-white/90">{`${r.User.firstname} ${r.User.lastname}`}</span>
+          ),
+        },
+        nominal,
+        reason,
+        { header: 'Tanggal', cell: (r) => <span className="whitespace-nowrap">{date(r.createdAt)}</span> },
+        {
+          header: 'Action',
+          cell: (r) =>
+            deleting === r.id ? (
+              <span className="text-gray-500">Deleting...</span>
+            ) : (
+              <button type="button" onClick={() => askRemove(r)} className="text-red-500 hover:underline">
+                Delete
+              </button>
+            ),
+        },
+      ]
+    : [
+        nominal,
+        reason,
+        { header: 'Diterima Pada', cell: (r) => <span className="whitespace-nowrap">{date(r.createdAt)}</span> },
+      ];
+
+  return (
+    <>
+      <PageBreadcrumb title="Bonus" />
+      {gives ? (
+        <div className="mb-4">
+          <Link to="/bonus/create">
+            <Button size="sm">
+              <Plus size={16} /> Kirim Bonus
+            </Button>
+          </Link>
+        </div>
+      ) : (
+        <div className="mb-4 sm:max-w-xs">
+          <StatCard
+            icon={Gift}
+            label="Total Bonus"
+            value={total === null ? null : formatRupiah(total)}
+            tone="success"
+            testId="total-bonus"
+          />
+        </div>
+      )}
+      {(list.error || error) && (
+        <div className="mb-4">
+          <Alert tone="error">{list.error ?? error}</Alert>
+        </div>
+      )}
+      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
+      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+    </>
+  );
+}

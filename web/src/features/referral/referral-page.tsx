@@ -1,0 +1,48 @@
+import { formatRupiah, type ReferralItem } from '@wa/shared';
+import { useCallback } from 'react';
+import { call } from '../../api/client';
+import { Alert } from '../../components/alert';
+import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { type PagedResult, useListPage } from '../../lib/use-list-page';
+import { useAuth } from '../auth/auth-context';
+
+const EMPTY: PagedResult<ReferralItem> = { data: [], meta: { page: 1, totalPages: 1, total: 0 } };
+
+const fetchReferrals = (page: number) =>
+  call<PagedResult<ReferralItem>>(`/admin/users/referral-per-page?page=${page}`, {
+    fallback: 'Error fetching Referral list',
+  });
+
+const columns: Column<ReferralItem>[] = [
+  {
+    header: 'First Name',
+    cell: (r) => <span className="font-medium text-gray-800 dark:text-white/90">{r.firstname}</span>,
+  },
+  { header: 'Last Name', cell: (r) => r.lastname },
+  { header: 'Email', cell: (r) => <span className="break-all">{r.email}</span> },
+  { header: 'Pendapatan', cell: (r) => <span className="tabular-nums">{formatRupiah(r.income)}</span> },
+];
+
+/**
+ * /referral 'Daftar Referal' (§2): the users who signed up with my referral code and what each one
+ * has earned me. §2 fetches the list for members only; other roles see the empty table.
+ */
+export function ReferralPage() {
+  const { user } = useAuth();
+  const member = user?.role === 'member';
+  const fetchPage = useCallback((page: number) => (member ? fetchReferrals(page) : Promise.resolve(EMPTY)), [member]);
+  const list = useListPage(fetchPage);
+  return (
+    <>
+      <PageBreadcrumb title="Daftar Referal" />
+      {list.error && (
+        <div className="mb-4">
+          <Alert tone="error">{list.error}</Alert>
+        </div>
+      )}
+      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
+      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+    </>
+  );
+}

@@ -1,0 +1,144 @@
+import type { ToolAccountRef, WhatsappDto } from '@wa/shared';
+import { useEffect, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiCallError } from '../../api/client';
+import { FormField, inputClass } from '../../components/form-field';
+import { whatsappApi } from '../whatsapp/api';
+import type { ToolKind } from './tool-rows';
+
+/** The account option that sends the user to connect a new WhatsApp account (§5). */
+export const NEW_ACCOUNT = 'new';
+
+type Choice = Pick<WhatsappDto, 'id' | 'phonenumber'>;
+
+/**
+ * The connected accounts of `userId` (GET /admin/whatsapp/list/{userId}?synced=true, §7), plus the
+ * tool's current account when it is no longer connected, so an edit still shows it.
+ */
+export function useAccountChoices(userId: number | undefined, current: ToolAccountRef | null) {
+  const [accounts, setAccounts] = useState<Choice[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    setLoading(true);
+    whatsappApi
+      .synced(userId)
+      .then(({ list }) => live && setAccounts(list))
+      .catch((err) => live && setError(err instanceof ApiCallError ? err.message : 'Error fetching WhatsApp list'))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+  const choices = current && !accounts.some((a) => a.id === current.id) ? [current, ...accounts] : accounts;
+  return { choices, error, loading };
+}
+
+/** The account select: id and number of each account, and 'new' which goes to /whatsapp/create?type= (§5). */
+export function AccountSelect({
+  kind,
+  choices,
+  loading,
+  value,
+  onChange,
+  error,
+}: {
+  kind: ToolKind;
+  choices: Choice[];
+  loading: boolean;
+  value: string;
+  onChange(value: string): void;
+  error?: string | null;
+}) {
+  const id = useId();
+  const navigate = useNavigate();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">
+        Akun Whatsapp
+      </label>
+      <select
+        id={id}
+        name="whatsapp_id"
+        className={`${inputClass} ${error ? 'border-red-500 dark:border-red-500' : ''}`}
+        aria-invalid={error ? true : undefined}
+        value={value}
+        onChange={(e) => {
+          onChange(e.target.value);
+          if (e.target.value === NEW_ACCOUNT) navigate(`/whatsapp/create?type=${kind}`);
+        }}
+      >
+        <option value="">{loading ? 'Memuat akun...' : 'Pilih Akun'}</option>
+        {choices.map((a) => (
+          <option key={a.id} value={String(a.id)}>
+            {`${a.id} - ${a.phonenumber ?? '-'}`}
+          </option>
+        ))}
+        <option value={NEW_ACCOUNT}>+ Tambah Akun Baru</option>
+      </select>
+      {error && (
+        <p className="mt-1.5 text-xs text-red-500" data-field-error="whatsapp_id">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Interval min and max in seconds, numeric inputs side by side from the small breakpoint (§5). */
+export function IntervalFields({
+  min,
+  max,
+  onChange,
+  errors,
+}: {
+  min: string;
+  max: string;
+  onChange(field: 'interval_min' | 'interval_max', value: string): void;
+  errors: Record<string, string>;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <FormField
+        label="Interval Min (detik)"
+        name="interval_min"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        value={min}
+        onChange={(e) => onChange('interval_min', e.target.value)}
+        error={errors.interval_min}
+      />
+      <FormField
+        label="Interval Max (detik)"
+        name="interval_max"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        value={max}
+        onChange={(e) => onChange('interval_max', e.target.value)}
+        error={errors.interval_max}
+      />
+    </div>
+  );
+}
+
+/** b_insert: the numbers found on WhatsApp also go into the target phone-number list. */
+export function InsertToggle({ checked, onChange }: { checked: boolean; onChange(checked: boolean): void }) {
+  return (
+    <label className="flex items-center gap-3 text-sm text-gray-700 dark:text-gray-400">
+      <input
+        type="checkbox"
+        name="b_insert"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        className="h-4 w-4 accent-brand-500"
+      />
+      Masukkan hasil ke Daftar Phone Number
+    </label>
+  );
+}

@@ -1,0 +1,209 @@
+import { type GeneratorDto, generatorBody, type LiveMessage, TOOL_TEXTS, validatorFields } from '@wa/shared';
+import { describe, expect, it } from 'vitest';
+import {
+  formatProgress,
+  matchesStatus,
+  resultsCsv,
+  shortFileName,
+  toolEventId,
+  toolFormErrors,
+  toolLivePatch,
+  toolStatusText,
+  toToolRow,
+} from './tool-rows';
+
+const msg = (event: LiveMessage['event'], payload: Record<string, unknown>): LiveMessage => ({ event, payload });
+
+const generator: GeneratorDto = {
+  id: 7,
+  user_id: 1,
+  whatsapp_id: 3,
+  b_insert: 0,
+  interval_min: 1,
+  interval_max: 2,
+  count_success: 0,
+  count_fail: 0,
+  progress: 0,
+  status: 'idle',
+  state: null,
+  Whatsapp: { id: 3, clientid: 'id-1-2', pushname: 'Ani', phonenumber: '6281' },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  start_number: '6281200000000',
+  end_number: '6281200000099',
+  current_number: null,
+};
+
+describe('toolEventId', () => {
+  it('reads the id of its own tool only; account events have none', () => {
+    expect(toolEventId(msg('progressing', { deviceId: 'd', generatorId: 7 }), 'generator')).toBe(7);
+    expect(toolEventId(msg('progressing', { deviceId: 'd', generatorId: '7' }), 'generator')).toBe(7);
+    expect(toolEventId(msg('progressing', { deviceId: 'd', generatorId: 7 }), 'validator')).toBeNull();
+    expect(toolEventId(msg('count_success', { deviceId: 'd', value: 3 }), 'generator')).toBeNull();
+  });
+});
+
+describe('toolLivePatch', () => {
+  it('ignores events without the tool id (they belong to the WhatsApp list)', () => {
+    expect(toolLivePatch(msg('count_success', { deviceId: 'd', value: 3 }), 'generator')).toBeNull();
+    expect(toolLivePatch(msg('stop', { deviceId: 'd', status: 'idle' }), 'validator')).toBeNull();
+  });
+
+  it('marks the row running on generating / validating, each on its own list', () => {
+    expect(toolLivePatch(msg('generating', { generatorId: 7, status: 'running' }), 'generator')).toMatchObject({
+      status: 'generating',
+      requesting: null,
+    });
+    expect(toolLivePatch(msg('validating', { validatorId: 2 }), 'validator')).toMatchObject({ status: 'validating' });
+    expect(toolLivePatch(msg('validating', { generatorId: 7, validatorId: 7 }), 'generator')).toBeNull();
+  });
+
+  it('moves progress and the current number (generator) or position (validator), ending a wait', () => {
+    expect(
+      toolLivePatch(
+        msg('progressing', { generatorId: 7, value: '6281200000005', progress: 5.05, current_number: '6281200000005' }),
+        'generator',
+      ),
+    ).toEqual({ progress: 5.05, current_number: '6281200000005', waiting: false, waitTime: 0 });
+    expect(
+      toolLivePatch(msg('progressing', { validatorId: 2, value: '6281', progress: 50, position: 4 }), 'validator'),
+    ).toEqual({ progress: 50, position: 4, waiting: false, waitTime: 0 });
+  });
+
+  it('sets the counts from value and flashes them', () => {
+    expect(toolLivePatch(msg('count_success', { generatorId: 7, value: 4 }), 'generator')).toEqual({
+      count_success: 4,
+      successUpdated: true,
+    });
+    expect(toolLivePatch(msg('count_fail', { validatorId: 2, value: '9', progress: 12.5 }), 'validator')).toEqual({
+      count_fail: 9,
+      failUpdated: true,
+      progress: 12.5,
+    });
+    expect(toolLivePatch(msg('count_fail', { validatorId: 2 }), 'validator')).toBeNull();
+  });
+
+  it('starts a wait with its seconds', () => {
+    expect(toolLivePatch(msg('waiting', { generatorId: 7, waitTime: 2 }), 'generator')).toEqual({
+      waiting: true,
+      waitTime: 2,
+    });
+  });
+
+  it('ends a run at 100 % with its state on finished and on its own error event', () => {
+    expect(toolLivePatch(msg('finished', { generatorId: 7, state: 'finished', progress: 100 }), 'generator')).toEqual({
+      status: 'idle',
+      requesting: null,
+      waiting: false,
+      waitTime: 0,
+      state: 'finished',
+      progress: 100,
+    });
+    expect(
+      toolLivePatch(msg('error_validate', { validatorId: 2, state: 'Whatsapp is not connected' }), 'validator'),
+    ).toMatchObject({ status: 'idle', state: 'Whatsapp is not connected', progress: 100 });
+    expect(toolLivePatch(msg('error_generate', { validatorId: 2, state: 'x' }), 'validator')).toBeNull();
+  });
+
+  it('puts a stopped row back to idle without touching its progress', () => {
+    const p = toolLivePatch(msg('stop', { generatorId: 7, status: 'idle' }), 'generator');
+    expect(p).toEqual({ status: 'idle', requesting: null, waiting: false, waitTime: 0 });
+  });
+});
+
+describe('toolStatusText', () => {
+  const row = toToolRow(generator);
+  it('shows the running text, the wait countdown, else the state or idle', () => {
+    expect(toolStatusText(row, 'generator')).toBe('idle');
+    expect(toolStatusText({ ...row, state: 'finished' }, 'generator')).toBe('finished');
+    expect(toolStatusText({ ...row, status: 'generating' }, 'generator')).toBe('Generating...');
+    expect(toolStatusText({ ...row, status: 'validating' }, 'validator')).toBe('Validating...');
+    expect(toolStatusText({ ...row, status: 'generating', waiting: true, waitTime: 3 }, 'generator')).toBe(
+      'Waiting (3s)...',
+    );
+    // a wait left over from a stopped run does not show
+    expect(toolStatusText({ ...row, waiting: true, waitTime: 3 }, 'generator')).toBe('idle');
+  });
+});
+
+describe('formatProgress', () => {
+  it('shows a percent with 2 decimals', () => {
+    expect(formatProgress(0)).toBe('0.00%');
+    expect(formatProgress(12.5)).toBe('12.50%');
+    expect(formatProgress(33.333333)).toBe('33.33%');
+    expect(formatProgress(100)).toBe('100.00%');
+    expect(formatProgress(null)).toBe('0.00%');
+    expect(formatProgress(Number.NaN)).toBe('0.00%');
+  });
+});
+
+describe('shortFileName', () => {
+  it('keeps short names and the extension of long ones', () => {
+    expect(shortFileName('numbers.csv')).toBe('numbers.csv');
+    const short = shortFileName('a-very-long-file-name-with-many-numbers-2026.json');
+    expect(short.length).toBeLessThanOrEqual(24);
+    expect(short).toMatch(/^a-very-.*….*\.json$/);
+  });
+});
+
+describe('matchesStatus', () => {
+  it('filters running and idle; Semua keeps all', () => {
+    expect(matchesStatus({ status: 'generating' }, 'running')).toBe(true);
+    expect(matchesStatus({ status: 'validating' }, 'idle')).toBe(false);
+    expect(matchesStatus({ status: 'idle' }, 'idle')).toBe(true);
+    expect(matchesStatus({ status: 'idle' }, '')).toBe(true);
+  });
+});
+
+describe('resultsCsv', () => {
+  it('exports number,name,status with status active and neutralised formulas', () => {
+    expect(
+      resultsCsv([
+        { number: '6281200000001', name: 'Ani' },
+        { number: '6281200000002', name: '=HYPERLINK("x")' },
+      ]),
+    ).toBe('number,name,status\n6281200000001,Ani,active\n6281200000002,"\'=HYPERLINK(""x"")",active\n');
+  });
+  it('is null when there is nothing to export', () => {
+    expect(resultsCsv([])).toBeNull();
+  });
+});
+
+describe('toolFormErrors', () => {
+  const form = {
+    start_number: '6281200000010',
+    end_number: '6281200000001',
+    whatsapp_id: '',
+    b_insert: false,
+    interval_min: '5',
+    interval_max: '2',
+  };
+
+  it('shows the two §5 order messages while typing, before an account is chosen', () => {
+    expect(toolFormErrors(generatorBody, form, false)).toEqual({
+      start_number: TOOL_TEXTS.startAfterEnd,
+      interval_min: TOOL_TEXTS.minAfterMax,
+    });
+    expect(toolFormErrors(validatorFields, { whatsapp_id: '', interval_min: '3', interval_max: '1' }, false)).toEqual({
+      interval_min: TOOL_TEXTS.minAfterMax,
+    });
+  });
+
+  it('waits for both numbers before comparing them', () => {
+    expect(toolFormErrors(generatorBody, { ...form, start_number: '', interval_min: '1' }, false)).toEqual({});
+    expect(toolFormErrors(generatorBody, { ...form, end_number: '62812', interval_min: '1' }, false)).toEqual({});
+  });
+
+  it('shows every message after a submit, the account included', () => {
+    const errors = toolFormErrors(generatorBody, { ...form, start_number: '' }, true);
+    expect(errors).toMatchObject({
+      start_number: 'Start number is required.',
+      whatsapp_id: 'Account is required.',
+      interval_min: TOOL_TEXTS.minAfterMax,
+    });
+  });
+
+  it('has nothing to say about a valid form', () => {
+    const ok = { ...form, start_number: '081200000001', end_number: '6281200000009', whatsapp_id: '3' };
+    expect(toolFormErrors(generatorBody, { ...ok, interval_min: '1', interval_max: '2' }, true)).toEqual({});
+  });
+});

@@ -1,0 +1,207 @@
+import {
+  fieldErrors,
+  type GeneratorDto,
+  type LiveMessage,
+  TOOL_EXPORT,
+  TOOL_TEXTS,
+  type ToolResultRow,
+  type ValidatorDto,
+} from '@wa/shared';
+import type { z } from 'zod';
+import { toCsv } from '../../lib/download';
+
+export type ToolKind = 'generator' | 'validator';
+export type ToolDto = GeneratorDto | ValidatorDto;
+
+/** The running status of each tool, and the text the list shows while it runs (§4). */
+export const TOOL_RUNNING = {
+  generator: { status: 'generating', text: 'Generating...' },
+  validator: { status: 'validating', text: 'Validating...' },
+} as const;
+
+/** The error event that ends a run of each tool (§4). */
+const TOOL_ERROR_EVENT = { generator: 'error_generate', validator: 'error_validate' } as const;
+
+/** The payload key that names the row of an event. */
+const TOOL_ID_KEY = { generator: 'generatorId', validator: 'validatorId' } as const;
+
+/** A list row: the tool plus the transient flags of §4 "Transient row indicators". */
+export type ToolRow<T extends ToolDto = ToolDto> = T & {
+  /** Start/Stop sent, waiting for the answer */
+  requesting: 'start' | 'stop' | null;
+  deleting: boolean;
+  downloading: boolean;
+  waiting: boolean;
+  /** seconds left of the wait, counted down once a second */
+  waitTime: number;
+  successUpdated: boolean;
+  failUpdated: boolean;
+};
+
+export function toToolRow<T extends ToolDto>(dto: T): ToolRow<T> {
+  return {
+    ...dto,
+    requesting: null,
+    deleting: false,
+    downloading: false,
+    waiting: false,
+    waitTime: 0,
+    successUpdated: false,
+    failUpdated: false,
+  };
+}
+
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+
+/** The progress a count event may carry along. */
+const progressOf = (p: Record<string, unknown>): { progress?: number } => {
+  const progress = num(p.progress);
+  return progress === undefined ? {} : { progress };
+};
+
+/** The tool id an event names (`generatorId` or `validatorId`), or null: then it is a WhatsApp list event. */
+export function toolEventId(message: LiveMessage, kind: ToolKind): number | null {
+  const id = num(message.payload?.[TOOL_ID_KEY[kind]]);
+  return id !== undefined && id > 0 ? id : null;
+}
+
+/** A change to a row of either tool. */
+export type RowPatch = Partial<ToolRow<GeneratorDto> & ToolRow<ValidatorDto>>;
+
+/**
+ * What a live event (§4 Live events) changes on the row of the tool it names, or null when the
+ * event does not concern a `kind` list. The row is found with `toolEventId`.
+ */
+export function toolLivePatch(message: LiveMessage, kind: ToolKind): RowPatch | null {
+  if (toolEventId(message, kind) === null) return null;
+  const p = message.payload ?? {};
+  const idle = { status: 'idle', requesting: null, waiting: false, waitTime: 0 } as const;
+  switch (message.event) {
+    case 'generating':
+    case 'validating':
+      if (message.event !== TOOL_RUNNING[kind].status) return null;
+      return { status: TOOL_RUNNING[kind].status, requesting: null, state: null, waiting: false, waitTime: 0 };
+    case 'progressing': {
+      const patch: RowPatch = { waiting: false, waitTime: 0 };
+      const progress = num(p.progress);
+      if (progress !== undefined) patch.progress = progress;
+      if (kind === 'generator') {
+        const current = p.current_number ?? p.value;
+        if (typeof current === 'string' || typeof current === 'number') patch.current_number = String(current);
+      } else {
+        const position = num(p.position);
+        if (position !== undefined) patch.position = position;
+      }
+      return patch;
+    }
+    case 'count_success': {
+      const value = num(p.value) ?? num(p.count_success);
+      return value === undefined ? null : { count_success: value, successUpdated: true, ...progressOf(p) };
+    }
+    case 'count_fail': {
+      const value = num(p.value) ?? num(p.count_fail);
+      return value === undefined ? null : { count_fail: value, failUpdated: true, ...progressOf(p) };
+    }
+    case 'waiting':
+      return { waiting: true, waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)) };
+    case 'finished':
+      return { ...idle, state: typeof p.state === 'string' ? p.state : 'finished', progress: 100 };
+    case 'error_generate':
+    case 'error_validate':
+      if (message.event !== TOOL_ERROR_EVENT[kind]) return null;
+      return { ...idle, state: typeof p.state === 'string' ? p.state : message.event, progress: 100 };
+    case 'stop':
+    case 'idle':
+      return { ...idle };
+    default:
+      return null;
+  }
+}
+
+/** Whether the tool is running (generating or validating). */
+export function isRunning(row: Pick<ToolDto, 'status'>): boolean {
+  return row.status !== 'idle';
+}
+
+/** The Status column (§2, §4): waiting countdown, then the running text, else the last state or idle. */
+export function toolStatusText(
+  row: Pick<ToolRow, 'status' | 'state' | 'waiting' | 'waitTime'>,
+  kind: ToolKind,
+): string {
+  if (isRunning(row)) return row.waiting ? `Waiting (${row.waitTime}s)...` : TOOL_RUNNING[kind].text;
+  return row.state || 'idle';
+}
+
+/** Progress as a percent with 2 decimals (§9): `12.5` → `12.50%`. */
+export function formatProgress(progress: number | null | undefined): string {
+  const n = Number(progress ?? 0);
+  return `${(Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : 0).toFixed(2)}%`;
+}
+
+/** A file name cut in the middle so the extension stays readable: `very-long-na…me.csv`. */
+export function shortFileName(name: string, max = 24): string {
+  if (name.length <= max) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 6 ? name.slice(dot) : '';
+  const keep = Math.max(1, max - ext.length - 1);
+  const head = Math.ceil(keep * 0.6);
+  const stem = name.slice(0, name.length - ext.length);
+  return `${stem.slice(0, head)}…${stem.slice(stem.length - (keep - head))}${ext}`;
+}
+
+export const STATUS_FILTERS = ['running', 'idle'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+/** The status filter (§2): Semua (empty) keeps all, running keeps generating/validating, idle the rest. */
+export function matchesStatus(row: Pick<ToolDto, 'status'>, filter: string): boolean {
+  if (filter === 'running') return isRunning(row);
+  if (filter === 'idle') return !isRunning(row);
+  return true;
+}
+
+/** The download of §7: the result rows as CSV, each with status 'active'; null when there are none. */
+export function resultsCsv(list: ToolResultRow[]): string | null {
+  if (list.length === 0) return null;
+  return toCsv(
+    list.map((r) => ({ number: r.number, name: r.name, status: 'active' })),
+    TOOL_EXPORT.columns,
+  );
+}
+
+/** The two §5 order messages, which show as soon as the fields contradict each other. */
+const ORDER_TEXTS: readonly string[] = Object.values(TOOL_TEXTS);
+
+/**
+ * The form's messages per field from the shared schema. Before a submit only the §5 order
+ * messages show, and only once the fields they compare are valid on their own (a placeholder
+ * account lets the schema run); after a submit every message shows.
+ */
+export function toolFormErrors(
+  schema: z.ZodType,
+  values: Record<string, unknown>,
+  submitted: boolean,
+): Record<string, string> {
+  const parsed = schema.safeParse(submitted ? values : { ...values, whatsapp_id: values.whatsapp_id || 1 });
+  if (parsed.success) return {};
+  if (submitted) {
+    const out = fieldErrors(parsed.error);
+    if (out.whatsapp_id && !values.whatsapp_id) out.whatsapp_id = 'Account is required.';
+    return out;
+  }
+  const bad = new Set(
+    parsed.error.issues.filter((i) => !ORDER_TEXTS.includes(i.message)).map((i) => String(i.path[0])),
+  );
+  const out: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const key = String(issue.path[0] ?? '_');
+    if (!ORDER_TEXTS.includes(issue.message) || key in out) continue;
+    const compared =
+      issue.message === TOOL_TEXTS.startAfterEnd ? ['start_number', 'end_number'] : ['interval_min', 'interval_max'];
+    if (compared.some((f) => bad.has(f))) continue;
+    out[key] = issue.message;
+  }
+  return out;
+}
