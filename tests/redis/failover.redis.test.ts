@@ -55,6 +55,10 @@ function startWorker(): Worker {
       WA_DRIVER: 'sim',
       SIM_PAIR_DELAY_MS: '400',
       SIM_RESTORE_DELAY_MS: '100',
+      SIM_SEND_LATENCY_MS: '40',
+      // a dead worker's accounts move within seconds, so the blast test below is quick
+      WA_LEASE_MS: '6000',
+      WA_SWEEP_MS: '2000',
       LOG_LEVEL: 'info',
     },
   });
@@ -197,4 +201,88 @@ describe('worker failover', () => {
     }
     expect(survivor?.output()).toMatch(/restoring session/);
   }, 120_000);
+});
+
+describe('a blast across a worker crash', () => {
+  it('messages every target once and pays every delivery, when the worker blasting dies mid-run', async () => {
+    // a fresh worker beside the survivor of the test above, which holds every account now
+    const fresh = startWorker();
+    workers.push(fresh);
+    await waitFor(async () => fresh.output().includes('worker ready'), 60_000, 'the new worker ready');
+    const total = 1200;
+    await database.db.execute(
+      sql`insert into message_templates (text, text_wa, status) values ('Halo', 'Halo {name}', 'active')`,
+    );
+    await database.db.execute(sql`insert into phone_numbers (number, name)
+      select '62877' || lpad(g::text, 8, '0'), 'T' || g from generate_series(1, ${total}) g`);
+    await database.db.execute(
+      sql`update users set blast_fee = 100, blast_interval_min = 0, blast_interval_max = 0 where id = ${member.id}`,
+    );
+    const accounts = await rows<{ clientid: string }>(database.db, sql`select clientid from whatsapp_accounts`);
+    for (const a of accounts) {
+      const res = await request(app)
+        .post('/api/admin/whatsapp/start-blasting')
+        .set(bearer(member.token))
+        .send({ whatsappClientId: a.clientid, socketClientId: `client-${member.id}`, loop: true });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const settled = () =>
+      rows<{ n: number }>(database.db, sql`select count(*)::int as n from message_logs where status <> 'pending'`).then(
+        (r) => r[0]?.n ?? 0,
+      );
+    await waitFor(async () => (await settled()) >= 150, 30_000, 'the blast under way');
+
+    // kill the worker holding the most accounts while it sends
+    const held = await rows<{ worker_id: string }>(database.db, sql`select worker_id from whatsapp_accounts`);
+    const perPid = new Map<number, number>();
+    for (const h of held) {
+      const pid = Number(h.worker_id.split('-').at(-2));
+      perPid.set(pid, (perPid.get(pid) ?? 0) + 1);
+    }
+    const victimPid = [...perPid.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const victim = workers.find((w) => w.child.pid === victimPid && w.child.exitCode === null);
+    expect(victim).toBeDefined();
+    victim?.child.kill('SIGKILL');
+    await victim?.exited;
+    const atKill = await settled();
+    expect(atKill).toBeLessThan(total);
+
+    // the accounts move to the other worker and their blasts carry on to the end
+    await waitFor(
+      async () => {
+        const r = await rows<{ left: number; sending: number }>(
+          database.db,
+          sql`select (select count(*)::int from phone_numbers where last_sent is null) as left,
+                     (select count(*)::int from whatsapp_accounts where status = 'sending') as sending`,
+        );
+        return (r[0]?.left === 0 && r[0]?.sending === 0) || null;
+      },
+      90_000,
+      `every target sent and every blast finished\n${workers.map((w) => w.output().slice(-2000)).join('\n---\n')}`,
+    );
+
+    // once per target: one settled log each, none pending, none claimed
+    const perTarget = await rows<{ logs: number; targets: number; pending: number; in_use: number }>(
+      database.db,
+      sql`select (select count(*)::int from (select phone_number_id from message_logs
+                   group by phone_number_id having count(*) > 1) d) as logs,
+                 (select count(distinct phone_number_id)::int from message_logs) as targets,
+                 (select count(*)::int from message_logs where status = 'pending') as pending,
+                 (select count(*)::int from phone_numbers where in_use <> 0) as in_use`,
+    );
+    expect(perTarget[0]).toEqual({ logs: 0, targets: total, pending: 0, in_use: 0 });
+    // every delivery paid: the accounts' counters and income match the log, 100 a message
+    const money = await rows<{ success: number; fee: number; counted: number; income: number }>(
+      database.db,
+      sql`select (select count(*)::int from message_logs where status = 'success') as success,
+                 (select coalesce(sum(fee), 0)::int from message_logs where status = 'success') as fee,
+                 (select sum(count_success)::int from whatsapp_accounts) as counted,
+                 (select sum(income)::int from whatsapp_accounts) as income`,
+    );
+    const m = money[0];
+    expect(m?.fee).toBe((m?.success ?? 0) * 100);
+    expect(m?.counted).toBe(m?.success);
+    expect(m?.income).toBe(m?.fee);
+    expect(m?.success).toBeGreaterThan(total * 0.8);
+  }, 180_000);
 });
