@@ -51,6 +51,21 @@ async function seed(db: Db): Promise<boolean> {
     await db.execute(sql`insert into whatsapp_sessions (session_id, data)
       values (${clientid}, ${Buffer.from(JSON.stringify({ phonenumber: phone, pushname: `Demo ${i + 1}` }))})`);
   }
+  // money to look at: bank details, a bonus from the admin and a withdrawal waiting for approval;
+  // Start Blast on an account earns the rest (one interval second between messages)
+  await db.execute(sql`update users set account_name = 'Member Demo', account_bank = 'BCA', account_number = '1234567890',
+    blast_interval_min = 1, blast_interval_max = 3 where id = ${member}`);
+  await db.execute(sql`insert into bonuses (user_id, admin_id, nominal, reason)
+    values (${member}, ${ids.admin as number}, 50000, 'Bonus selamat datang')`);
+  await db.execute(sql`insert into withdrawals (user_id, nominal, status, account_name, account_bank, account_number)
+    values (${member}, 20000, 'requested', 'Member Demo', 'BCA', '1234567890')`);
+  // a generator of the member's first account, ready to start, for admin, staff and dev to look at
+  const [first] = await rows<{ id: number }>(
+    db,
+    sql`select id from whatsapp_accounts where user_id = ${member} order by id limit 1`,
+  );
+  await db.execute(sql`insert into generators (user_id, whatsapp_id, start_number, end_number, b_insert)
+    values (${ids.dev as number}, ${first?.id ?? null}, 6281399990000, 6281399990099, 1)`);
   return true;
 }
 
