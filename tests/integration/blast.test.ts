@@ -211,6 +211,27 @@ describe('a blast', () => {
     expect(pending[0]?.n).toBe(0);
   });
 
+  it("moves a member up a level once their delivered messages reach its requirement, and the level's fee applies", async () => {
+    const [{ n: sent } = { n: 0 }] = await q<{ n: number }>(
+      sql`select count(*)::int as n from message_logs where user_id = ${other.id} and status = 'success'`,
+    );
+    await h.database.db.execute(sql`insert into levels (name, blast_fee, requirement_blast)
+      values ('Gold', 500, ${sent + 2}), ('Platinum', 900, ${sent + 1000})`);
+    await seedTargets(3, '15');
+    const done = nextEvent(h, `client-${other.id}`, 'finished', 10_000);
+    expect((await start(other, theirs)).status).toBe(200);
+    await done;
+    const [user] = await q<{ level: string | null }>(
+      sql`select l.name as level from users u left join levels l on l.id = u.level_id where u.id = ${other.id}`,
+    );
+    expect(user?.level).toBe('Gold');
+    const fees = await q<{ fee: number }>(
+      sql`select fee from message_logs where user_id = ${other.id} and target like '6289915%' order by id`,
+    );
+    // the settings' price until the second message made them Gold, then Gold's fee
+    expect(fees.map((f) => f.fee)).toEqual([80, 80, 500]);
+  });
+
   it('stops after the message in flight when asked, and the rest stay for later', async () => {
     await seedTargets(30, '11');
     await h.database.db.execute(

@@ -141,6 +141,7 @@ export async function recordOutcome(
   db: Db,
   o: {
     target: ClaimedTarget;
+    userId: number;
     accountId: number;
     templateId: number;
     success: boolean;
@@ -182,12 +183,36 @@ export async function recordOutcome(
           returning count_success, count_fail, income`,
     );
     await t.execute(sql`update message_templates set count_use = count_use + 1 where id = ${o.templateId}`);
+    if (o.success) await promote(t, o.userId);
     if (!receiver || !account) return null;
     return {
       receiver: { ...receiver, last_sent: receiver.last_sent ? new Date(receiver.last_sent).toISOString() : null },
       account: { ...account, income: Number(account.income) },
     };
   });
+}
+
+/**
+ * A member whose delivered messages reach the next level's minimum blast requirement (§2 Level)
+ * moves up to it. Levels only go up here (an admin may have set a higher one), one at a time, and
+ * the count stops at the requirement, so it stays cheap however many messages a member has sent.
+ */
+async function promote(db: Db, userId: number): Promise<void> {
+  await db.execute(sql`
+    with cur as (
+      select coalesce((select l.requirement_blast from users u join levels l on l.id = u.level_id
+                       where u.id = ${userId}), -1) as req
+    ), nxt as (
+      select l.id, l.requirement_blast from levels l, cur
+      where l.requirement_blast > cur.req order by l.requirement_blast, l.id limit 1
+    ), n as (
+      select count(*) as c from (
+        select 1 from message_logs where user_id = ${userId} and status = 'success'
+        limit coalesce((select requirement_blast from nxt), 0)
+      ) x
+    )
+    update users set level_id = nxt.id from nxt, n
+    where users.id = ${userId} and n.c >= nxt.requirement_blast`);
 }
 
 /** Gives a claim back when the message certainly did not leave (the session was not connected). */

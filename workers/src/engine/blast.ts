@@ -124,6 +124,7 @@ export class BlastRunner extends LoopRunner {
     const success = error === null;
     const outcome = await recordOutcome(this.deps.db, {
       target,
+      userId: plan.userId,
       accountId,
       templateId,
       success,
