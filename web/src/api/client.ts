@@ -134,27 +134,30 @@ export const settingsApi = {
   get: () => call<{ setting: SettingDto }>('/admin/setting/get', { fallback: 'Error fetching settings' }),
 };
 
-/** Uploads one file as multipart field `file` (imports); errors as ApiCallError. */
-export async function upload<T>(path: string, file: File, fallback: string): Promise<T> {
+/**
+ * Sends a multipart form (uploads, the template and validator forms) with the bearer token; any
+ * 2xx is a success (create answers 201, update 200); errors as ApiCallError.
+ */
+export async function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData, fallback: string): Promise<T> {
   const token = getToken();
   if (!token) throw new ApiCallError('Authorization token is missing', 0);
-  const form = new FormData();
-  form.append('file', file);
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+    res = await fetch(`/api${path}`, { method, headers: { Authorization: `Bearer ${token}` }, body: form });
   } catch {
     throw new ApiCallError('Network error. Please try again.', 0);
   }
-  let data: unknown = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const e = (data ?? {}) as Partial<ApiError>;
-    throw new ApiCallError(e.msg ?? fallback, res.status, e.errors ?? {});
-  }
+  const data = (await res.json().catch(() => null)) as
+    | (Partial<ApiError> & { error?: string; message?: string })
+    | null;
+  if (!res.ok)
+    throw new ApiCallError(data?.msg ?? data?.error ?? data?.message ?? fallback, res.status, data?.errors ?? {});
   return data as T;
+}
+
+/** Uploads one file as multipart field `file` (imports). */
+export function upload<T>(path: string, file: File, fallback: string): Promise<T> {
+  const form = new FormData();
+  form.append('file', file);
+  return sendForm<T>(path, 'POST', form, fallback);
 }

@@ -1,6 +1,6 @@
 import type { PhoneNumberDto } from '@wa/shared';
 import { Plus, RefreshCw } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -10,6 +10,7 @@ import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatusBadge } from '../../components/status-badge';
 import { streamDownload } from '../../lib/download';
 import { useListPage } from '../../lib/use-list-page';
+import { useRowTimers } from '../../lib/use-row-timers';
 import { LiveDot } from '../whatsapp/live-dot';
 import { useLiveEvents } from '../whatsapp/use-live-events';
 import { phoneNumbersApi } from './api';
@@ -33,7 +34,7 @@ export function PhoneNumbersPage() {
   const [message, setMessage] = useState<string | null>(null);
   // live counts from the blasts (§4 Phone number rows): the row's count moves and flashes for 1 s
   const [flash, setFlash] = useState<Map<number, 'success' | 'fail'>>(new Map());
-  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const timers = useRowTimers<number>();
   const { update } = list;
   const onLive = useCallback(
     (m: Parameters<typeof receiverChange>[0]) => {
@@ -46,27 +47,20 @@ export function PhoneNumbersPage() {
       const kind = change.flash;
       if (!kind) return;
       setFlash((f) => new Map(f).set(change.id, kind));
-      clearTimeout(timers.current.get(change.id));
-      timers.current.set(
+      timers.restart(
         change.id,
-        setTimeout(() => {
+        () =>
           setFlash((f) => {
             const n = new Map(f);
             n.delete(change.id);
             return n;
-          });
-        }, FLASH_MS),
+          }),
+        FLASH_MS,
       );
     },
-    [update],
+    [update, timers],
   );
   const live = useLiveEvents(onLive);
-  useEffect(() => {
-    const t = timers.current;
-    return () => {
-      for (const timer of t.values()) clearTimeout(timer);
-    };
-  }, []);
 
   const remove = async (id: number) => {
     setDeleting((d) => new Set(d).add(id));

@@ -1,6 +1,5 @@
-import type { ApiError, Paged, ToolResultRow } from '@wa/shared';
+import type { Paged, ToolResultRow } from '@wa/shared';
 import { ApiCallError, call } from '../../api/client';
-import { getToken } from '../../lib/cookies';
 import type { ToolDto, ToolKind } from './tool-rows';
 
 export interface ToolListQuery {
@@ -54,25 +53,4 @@ export function toolApi<T extends ToolDto>(kind: ToolKind, name: string): ToolAp
       return res.list ?? [];
     },
   };
-}
-
-/**
- * Sends a multipart form (the validator's file and fields, §7) with the bearer token; any 2xx is a
- * success (create answers 201, update 200). The JSON client in api/client.ts sends JSON only.
- */
-export async function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData, fallback: string): Promise<T> {
-  const token = getToken();
-  if (!token) throw new ApiCallError('Authorization token is missing', 0);
-  let res: Response;
-  try {
-    res = await fetch(`/api${path}`, { method, headers: { Authorization: `Bearer ${token}` }, body: form });
-  } catch {
-    throw new ApiCallError('Network error. Please try again.', 0);
-  }
-  const data = (await res.json().catch(() => null)) as
-    | (Partial<ApiError> & { error?: string; message?: string })
-    | null;
-  if (!res.ok)
-    throw new ApiCallError(data?.msg ?? data?.error ?? data?.message ?? fallback, res.status, data?.errors ?? {});
-  return data as T;
 }

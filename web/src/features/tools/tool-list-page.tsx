@@ -1,6 +1,6 @@
 import { FLASH_MS, type LiveMessage, normalizeRole, REFRESH_DELAY_MS, TOOL_EXPORT } from '@wa/shared';
 import { Download, Loader2, Pencil, Play, Plus, RefreshCw, Search, Square, Trash2 } from 'lucide-react';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -11,6 +11,7 @@ import { inputClass } from '../../components/form-field';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { saveFile } from '../../lib/download';
 import { useListPage } from '../../lib/use-list-page';
+import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
 import { useAuth } from '../auth/auth-context';
 import { LiveDot } from '../whatsapp/live-dot';
 import { useLiveEvents } from '../whatsapp/use-live-events';
@@ -97,7 +98,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
   const [error, setError] = useState<string | null>(null);
 
   // live events (§4): each one patches the row of its generatorId / validatorId; counts flash 1 s
-  const flashTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const flashTimers = useRowTimers<string>();
   // live events seen per row: a Start/Stop answer older than an event must not undo it
   const liveSeq = useRef(new Map<number, number>());
   const onLive = useCallback(
@@ -109,38 +110,14 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
       patch(id, p);
       for (const flag of ['successUpdated', 'failUpdated'] as const) {
         if (!p[flag]) continue;
-        const key = `${id}:${flag}`;
-        const timers = flashTimers.current;
-        clearTimeout(timers.get(key));
-        timers.set(
-          key,
-          setTimeout(() => {
-            timers.delete(key);
-            patch(id, { [flag]: false });
-          }, FLASH_MS),
-        );
+        flashTimers.restart(`${id}:${flag}`, () => patch(id, { [flag]: false }), FLASH_MS);
       }
     },
-    [kind, patch],
+    [kind, patch, flashTimers],
   );
-  useEffect(() => {
-    const timers = flashTimers.current;
-    return () => {
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
-    };
-  }, []);
   const live = useLiveEvents(onLive);
 
-  // §4 waiting: 'Waiting (Ns)...' counts down once a second to 0
-  const anyWaiting = rows.some((r) => r.waiting && r.waitTime > 0);
-  useEffect(() => {
-    if (!anyWaiting) return;
-    const timer = setInterval(() => {
-      setRows((rs) => rs.map((r) => (r.waiting && r.waitTime > 0 ? { ...r, waitTime: r.waitTime - 1 } : r)));
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [anyWaiting, setRows]);
+  useWaitingCountdown(rows, setRows);
 
   const setParam = (key: 's' | 'status', value: string) => {
     const next = new URLSearchParams(params);

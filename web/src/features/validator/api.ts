@@ -1,5 +1,6 @@
 import type { ValidatorDto, ValidatorInput } from '@wa/shared';
-import { sendForm, toolApi } from '../tools/api';
+import { sendForm } from '../../api/client';
+import { toolApi } from '../tools/api';
 
 /** The multipart body of §7: the file (create only) and the fields as text. */
 function validatorForm(input: ValidatorInput, file?: File): FormData {

@@ -9,7 +9,7 @@ import {
   WHATSAPP_FILTERS,
 } from '@wa/shared';
 import { Check, Loader2, Plus, RefreshCw, Search, Send, X } from 'lucide-react';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -19,6 +19,7 @@ import { type Column, DataTable, Pagination } from '../../components/data-table'
 import { inputClass } from '../../components/form-field';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { useListPage } from '../../lib/use-list-page';
+import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
 import { useAuth } from '../auth/auth-context';
 import { splitS, whatsappApi } from './api';
 import { type Confirmation, ConfirmDialog, type Notice, NoticeDialog } from './dialogs';
@@ -97,7 +98,7 @@ export function WhatsappListPage() {
   );
 
   // live events (§4): each one patches the row of its deviceId; counts flash for 1 s
-  const flashTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const flashTimers = useRowTimers<string>();
   const onLive = useCallback(
     (message: LiveMessage) => {
       const deviceId = message.payload?.deviceId;
@@ -107,39 +108,18 @@ export function WhatsappListPage() {
       setRows((rs) => rs.map((r) => (r.clientid === deviceId ? { ...r, ...p } : r)));
       for (const flag of ['successUpdated', 'failUpdated'] as const) {
         if (!p[flag]) continue;
-        const key = `${deviceId}:${flag}`;
-        const timers = flashTimers.current;
-        const old = timers.get(key);
-        if (old) clearTimeout(old);
-        timers.set(
-          key,
-          setTimeout(() => {
-            timers.delete(key);
-            setRows((rs) => rs.map((r) => (r.clientid === deviceId ? { ...r, [flag]: false } : r)));
-          }, FLASH_MS),
+        flashTimers.restart(
+          `${deviceId}:${flag}`,
+          () => setRows((rs) => rs.map((r) => (r.clientid === deviceId ? { ...r, [flag]: false } : r))),
+          FLASH_MS,
         );
       }
     },
-    [setRows],
+    [setRows, flashTimers],
   );
-  useEffect(() => {
-    const timers = flashTimers.current;
-    return () => {
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
-    };
-  }, []);
   const live = useLiveEvents(onLive);
 
-  // §4 waiting: 'Waiting (Ns)...' counts down once a second to 0
-  const anyWaiting = rows.some((r) => r.waiting && r.waitTime > 0);
-  useEffect(() => {
-    if (!anyWaiting) return;
-    const timer = setInterval(() => {
-      setRows((rs) => rs.map((r) => (r.waiting && r.waitTime > 0 ? { ...r, waitTime: r.waitTime - 1 } : r)));
-    }, 1000);
-    return () => clearInterval(timer);
-  }, [anyWaiting, setRows]);
+  useWaitingCountdown(rows, setRows);
 
   const setS = (value: string) => {
     const next = new URLSearchParams(params);
