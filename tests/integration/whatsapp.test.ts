@@ -139,6 +139,19 @@ describe('accounts', () => {
     expect(byUser.body.data.map((a: { id: number }) => a.id)).toEqual([acc.id]);
     expect((await wa(other).get(`/${acc.id}`)).body.whatsapp.id).toBe(acc.id);
     expect((await request(h.app).get('/api/admin/whatsapp/list')).status).toBe(401);
+    // the admin dashboard counts everyone's accounts with `all`; a member may not
+    const everyone = await wa(admin).get('/count/all');
+    const [total] = await rows<{ connected: number; n: number }>(
+      h.database.db,
+      sql`select count(*) filter (where state = 'connected')::int as connected, count(*)::int as n from whatsapp_accounts`,
+    );
+    expect(everyone.body).toEqual({
+      connectedCount: total?.connected,
+      disconnectedCount: (total?.n ?? 0) - (total?.connected ?? 0),
+    });
+    expect(everyone.body.connectedCount).toBeGreaterThan(0);
+    expect((await wa(member).get('/count/all')).status).toBe(403);
+    expect((await wa(admin).get('/count/x1')).status).toBe(400);
   });
 
   it('filters by status and search, and the synced list holds connected accounts only', async () => {

@@ -131,12 +131,14 @@ export class WhatsappRepo {
     return { total: Number(c?.n ?? 0), data: list.map(toWhatsappDto) };
   }
 
-  async counts(userId: number): Promise<{ connectedCount: number; disconnectedCount: number }> {
+  /** Connected and other accounts of one user, or of everyone (null). */
+  async counts(userId: number | null): Promise<{ connectedCount: number; disconnectedCount: number }> {
+    const owner = userId === null ? sql`true` : sql`user_id = ${userId}`;
     const [r] = await rows<{ connected: number; disconnected: number }>(
       this.db,
       sql`select count(*) filter (where state = 'connected')::int as connected,
                  count(*) filter (where state is distinct from 'connected')::int as disconnected
-          from whatsapp_accounts where user_id = ${userId}`,
+          from whatsapp_accounts where ${owner}`,
     );
     return { connectedCount: Number(r?.connected ?? 0), disconnectedCount: Number(r?.disconnected ?? 0) };
   }

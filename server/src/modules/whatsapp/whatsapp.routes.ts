@@ -1,4 +1,4 @@
-import { deviceIdParam, idParam, whatsappListQuery } from '@wa/shared';
+import { counterUserParam, deviceIdParam, idParam, whatsappListQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
 import { parse } from '../../http/validate';
@@ -43,7 +43,7 @@ export function whatsappRoutes(wa: WhatsappService): Router {
     res.json(await wa.listForUser(actorOf(req), parse(idParam, req.params.userId), synced));
   });
   r.get('/count/:userId', anyRole, async (req, res) => {
-    res.json(await wa.count(actorOf(req), parse(idParam, req.params.userId)));
+    res.json(await wa.count(actorOf(req), parse(counterUserParam, req.params.userId)));
   });
   r.put('/status', privileged, async (req, res) => {
     res.json(await wa.setStatus(req.body));

@@ -1,7 +1,9 @@
 import {
+  ALL_USERS,
   accountIdBody,
   BLAST_TEXTS,
   blastBody,
+  type CounterUser,
   intervalBody,
   newClientBody,
   normalizePhone,
@@ -222,9 +224,10 @@ export class WhatsappService {
     return { list: await this.repo.list({}) };
   }
 
-  async count(actor: Actor, userId: number) {
+  /** GET count/{userId}: a user's own accounts; admin and dev anyone's, or everyone's with `all`. */
+  async count(actor: Actor, userId: CounterUser) {
     if (userId !== actor.id && !isPrivileged(actor)) throw forbidden();
-    return this.repo.counts(userId);
+    return this.repo.counts(userId === ALL_USERS ? null : userId);
   }
 
   /** list-per-page: members see their own accounts only; admin and dev may filter by user. */

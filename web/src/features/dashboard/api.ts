@@ -1,38 +1,26 @@
-import type {
-  BalanceResponse,
-  CounterUser,
-  IncomeResponse,
-  MessageLogCount,
-  PhoneBlastCount,
-  ProxyUseCount,
-  SuccessFailCount,
-  TotalBonusResponse,
-  UsersActiveCount,
-  WhatsappCount,
+import {
+  ALL_USERS,
+  type BalanceResponse,
+  type CounterUser,
+  type IncomeResponse,
+  type MessageLogCount,
+  type PhoneBlastCount,
+  type ProxyUseCount,
+  type SuccessFailCount,
+  type TotalBonusResponse,
+  type UsersActiveCount,
+  type WhatsappCount,
 } from '@wa/shared';
 import { call, settingsApi } from '../../api/client';
-import { whatsappApi } from '../whatsapp/api';
 
 /** The counters of §7 the dashboard reads; `userId` is a user id, or `all` on the admin dashboard. */
 export const dashboardApi = {
   info: async () => (await settingsApi.get()).setting.info,
   whatsappCount: (userId: number) =>
     call<WhatsappCount>(`/admin/whatsapp/count/${userId}`, { fallback: 'Error fetching WhatsApp count' }),
-  /**
-   * Every member's accounts (admin dashboard). GET /admin/whatsapp/count/{userId} counts one
-   * user's accounts only, so the global figure comes from the totals of the account list: all
-   * accounts, and those whose state is connected (the same split as the count route).
-   */
-  async whatsappCountAll(): Promise<WhatsappCount> {
-    const [all, connected] = await Promise.all([
-      whatsappApi.page({ page: 1 }),
-      whatsappApi.page({ page: 1, status: 'connected' }),
-    ]);
-    return {
-      connectedCount: connected.meta.total,
-      disconnectedCount: Math.max(0, all.meta.total - connected.meta.total),
-    };
-  },
+  /** Every member's accounts (admin dashboard). */
+  whatsappCountAll: () =>
+    call<WhatsappCount>(`/admin/whatsapp/count/${ALL_USERS}`, { fallback: 'Error fetching WhatsApp count' }),
   messageLogCount: (userId: CounterUser) =>
     call<MessageLogCount>(`/admin/messagelog/count/${userId}`, { fallback: 'Error fetching Blast count' }),
   todayCount: (userId: CounterUser) =>
