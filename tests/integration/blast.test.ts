@@ -258,6 +258,17 @@ describe('a blast', () => {
     await clearTargets();
   });
 
+  it("waits at least the account's own interval (PUT interval) between two messages", async () => {
+    await seedTargets(3, '16');
+    expect((await wa(member).put('/interval', { id: mine.id, interval: 30 })).status).toBe(200);
+    const waiting = nextEvent(h, `client-${member.id}`, 'waiting');
+    expect((await start(member, mine)).status).toBe(200);
+    expect((await waiting).waitTime).toBe(30); // the member's own range is 0–2 s
+    expect((await stop(member, mine)).status).toBe(200);
+    expect((await wa(member).put('/interval', { id: mine.id, interval: 0 })).status).toBe(200);
+    await clearTargets();
+  });
+
   it('a dropped connection ends the blast and gives the unsent number back', async () => {
     await seedTargets(10, '12');
     await h.database.db.execute(

@@ -11,7 +11,7 @@ export interface BlastPlan {
   fee: number;
   referrerId: number | null;
   referralPercent: number;
-  /** seconds between messages: the member's own, else the settings' */
+  /** seconds between messages: the member's own, else the settings', at least the account's interval */
   intervalMin: number;
   intervalMax: number;
 }
@@ -58,13 +58,15 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
     referral_percent: number | null;
     imin: number | null;
     imax: number | null;
+    account_interval: number | null;
   }>(
     db,
     sql`select w.user_id, w.status, w.state, w.suspended,
                coalesce(u.blast_fee, l.blast_fee, s.price, 0) as fee,
                u.referrer_id, coalesce(s.referral_percent, 0) as referral_percent,
                coalesce(u.blast_interval_min, s.interval_min, 1) as imin,
-               coalesce(u.blast_interval_max, s.interval_max, 2) as imax
+               coalesce(u.blast_interval_max, s.interval_max, 2) as imax,
+               w.interval as account_interval
         from whatsapp_accounts w
         join users u on u.id = w.user_id
         left join levels l on l.id = u.level_id
@@ -72,7 +74,8 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
         where w.id = ${accountId}`,
   );
   if (!r) return null;
-  const imin = Math.max(0, Number(r.imin ?? 0));
+  // the account's own interval (PUT /whatsapp/interval) is a floor under the member's range
+  const imin = Math.max(0, Number(r.imin ?? 0), Number(r.account_interval ?? 0));
   return {
     userId: r.user_id,
     status: r.status,
