@@ -200,6 +200,30 @@ describe('a generator run', () => {
     expect(after.count_success + after.count_fail).toBe(20);
   });
 
+  it("tries a check that fails again ('attempting' with its code), then counts it as not found", async () => {
+    const created = await gen(staff).post('/create', range('6281700000000', '6281700000001', { b_insert: 0 }));
+    const id = created.body.generator.id;
+    const sim = h.engine.driver as SimDriver;
+    sim.control(staffAcc.clientid).failChecks(4); // the first number fails 3 times, the second once
+    const attempts: Record<string, unknown>[] = [];
+    const off = await h.bus.subscribe(`ws:client-${staff.id}`, (m) => {
+      const e = m as { event: string; payload: Record<string, unknown> };
+      if (e.event === 'attempting' && e.payload.generatorId === id) attempts.push(e.payload);
+    });
+    const done = nextEvent(h, `client-${staff.id}`, 'finished', 10_000, (p) => p.generatorId === id);
+    expect((await gen(staff).post('/start', { id })).status).toBe(200);
+    await done;
+    await off();
+    expect(attempts.map((a) => [a.value, a.attempt, a.code])).toEqual([
+      ['6281700000000', 1, 'failed'],
+      ['6281700000000', 2, 'failed'],
+      ['6281700000001', 1, 'failed'],
+    ]);
+    const g = (await gen(staff).get(`/${id}`)).body.generator;
+    const second = registered('6281700000001');
+    expect(g).toMatchObject({ count_success: second ? 1 : 0, count_fail: second ? 1 : 2, progress: 100 });
+  });
+
   it('refuses to start on an account that is not connected', async () => {
     const created = await gen(staff).post('/create', range('6281500000000', '6281500000009'));
     const dropped = nextEvent(h, `client-${staff.id}`, 'connection.update');

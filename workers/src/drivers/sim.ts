@@ -253,6 +253,8 @@ class SimSession implements WhatsAppSession {
   private started = false;
   private destroyed = false;
   private sent = 0;
+  /** checks still to fail with a transient error (SimControl.failChecks) */
+  failChecks = 0;
 
   constructor(
     readonly clientId: string,
@@ -319,6 +321,10 @@ class SimSession implements WhatsAppSession {
     const latency = this.latency();
     await this.wait(latency);
     this.requireConnected();
+    if (this.failChecks > 0) {
+      this.failChecks--;
+      throw new SendError('failed', `sim: simulated check failure for ${number}`);
+    }
     return simIsRegistered(this.config, number);
   }
 
@@ -530,6 +536,8 @@ export interface SimControl {
   logout(): Promise<void>;
   /** the account was banned: state suspended */
   suspend(): void;
+  /** the next `n` number checks fail with a transient error ('failed') */
+  failChecks(n: number): void;
 }
 
 export class SimDriver implements WhatsAppDriver {
@@ -569,6 +577,9 @@ export class SimDriver implements WhatsAppDriver {
       reconnect: () => session.simulate('connected'),
       conflict: () => session.simulate('conflict'),
       suspend: () => session.simulate('suspended'),
+      failChecks: (n: number) => {
+        session.failChecks = n;
+      },
       logout: async () => {
         if (session.isDestroyed) throw new Error(`sim session ${clientId} was destroyed`);
         await session.logout();

@@ -45,6 +45,9 @@ interface NumberSource {
 }
 type SQL = ReturnType<typeof sql>;
 
+/** how many times one number is checked before it counts as not found */
+const CHECK_ATTEMPTS = 3;
+
 const EVENTS = {
   generator: { running: 'generating', error: 'error_generate', key: 'generatorId' },
   validator: { running: 'validating', error: 'error_validate', key: 'validatorId' },
@@ -145,15 +148,24 @@ export class ToolRunner extends LoopRunner {
       const next = await this.source.next(row);
       if (!next) return this.finish(row.user_id, 'finished', 'finished');
       await this.deps.emit(row.user_id, 'progressing', this.payload({ value: next.number, progress: next.progress }));
-      let registered: boolean;
-      try {
-        registered = await this.account.session.isRegistered(next.number);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        if (err instanceof SendError && err.code !== 'not_connected' && err.code !== 'refused') {
-          registered = false; // this number could not be checked: counted as not found, the run goes on
-        } else {
-          return this.finish(row.user_id, EVENTS[this.kind].error, message);
+      let registered: boolean | null = null;
+      for (let attempt = 1; registered === null; attempt++) {
+        try {
+          registered = await this.account.session.isRegistered(next.number);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          const code = err instanceof SendError ? err.code : null;
+          if (code === null || code === 'not_connected' || code === 'refused') {
+            return this.finish(row.user_id, EVENTS[this.kind].error, message);
+          }
+          // a check is harmless to repeat: try again (§4 'Fail, attempting (code)...'), then count it
+          if (attempt >= CHECK_ATTEMPTS) {
+            registered = false;
+            break;
+          }
+          await this.deps.emit(row.user_id, 'attempting', this.payload({ code, value: next.number, attempt }));
+          await this.sleep(attempt * this.deps.secondMs);
+          if (this.stopping) return;
         }
       }
       const counts = await db.transaction(async (tx) => {

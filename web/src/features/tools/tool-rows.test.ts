@@ -63,20 +63,22 @@ describe('toolLivePatch', () => {
         msg('progressing', { generatorId: 7, value: '6281200000005', progress: 5.05, current_number: '6281200000005' }),
         'generator',
       ),
-    ).toEqual({ progress: 5.05, current_number: '6281200000005', waiting: false, waitTime: 0 });
+    ).toEqual({ progress: 5.05, current_number: '6281200000005', waiting: false, waitTime: 0, attemptingCode: null });
     expect(
       toolLivePatch(msg('progressing', { validatorId: 2, value: '6281', progress: 50, position: 4 }), 'validator'),
-    ).toEqual({ progress: 50, position: 4, waiting: false, waitTime: 0 });
+    ).toEqual({ progress: 50, position: 4, waiting: false, waitTime: 0, attemptingCode: null });
   });
 
   it('sets the counts from value and flashes them', () => {
     expect(toolLivePatch(msg('count_success', { generatorId: 7, value: 4 }), 'generator')).toEqual({
       count_success: 4,
       successUpdated: true,
+      attemptingCode: null,
     });
     expect(toolLivePatch(msg('count_fail', { validatorId: 2, value: '9', progress: 12.5 }), 'validator')).toEqual({
       count_fail: 9,
       failUpdated: true,
+      attemptingCode: null,
       progress: 12.5,
     });
     expect(toolLivePatch(msg('count_fail', { validatorId: 2 }), 'validator')).toBeNull();
@@ -86,6 +88,17 @@ describe('toolLivePatch', () => {
     expect(toolLivePatch(msg('waiting', { generatorId: 7, waitTime: 2 }), 'generator')).toEqual({
       waiting: true,
       waitTime: 2,
+      attemptingCode: null,
+    });
+  });
+
+  it('shows a retried check with its code until the next step', () => {
+    expect(
+      toolLivePatch(msg('attempting', { generatorId: 7, code: 'failed', value: '6281', attempt: 1 }), 'generator'),
+    ).toEqual({
+      waiting: false,
+      waitTime: 0,
+      attemptingCode: 'failed',
     });
   });
 
@@ -95,6 +108,7 @@ describe('toolLivePatch', () => {
       requesting: null,
       waiting: false,
       waitTime: 0,
+      attemptingCode: null,
       state: 'finished',
       progress: 100,
     });
@@ -106,7 +120,7 @@ describe('toolLivePatch', () => {
 
   it('puts a stopped row back to idle without touching its progress', () => {
     const p = toolLivePatch(msg('stop', { generatorId: 7, status: 'idle' }), 'generator');
-    expect(p).toEqual({ status: 'idle', requesting: null, waiting: false, waitTime: 0 });
+    expect(p).toEqual({ status: 'idle', requesting: null, waiting: false, waitTime: 0, attemptingCode: null });
   });
 });
 
@@ -120,6 +134,12 @@ describe('toolStatusText', () => {
     expect(toolStatusText({ ...row, status: 'generating', waiting: true, waitTime: 3 }, 'generator')).toBe(
       'Waiting (3s)...',
     );
+    expect(
+      toolStatusText(
+        { ...row, status: 'generating', waiting: true, waitTime: 3, attemptingCode: 'failed' },
+        'generator',
+      ),
+    ).toBe('Fail, attempting (failed)...');
     // a wait left over from a stopped run does not show
     expect(toolStatusText({ ...row, waiting: true, waitTime: 3 }, 'generator')).toBe('idle');
   });

@@ -34,6 +34,8 @@ export type ToolRow<T extends ToolDto = ToolDto> = T & {
   waiting: boolean;
   /** seconds left of the wait, counted down once a second */
   waitTime: number;
+  /** a check failed and is tried again: 'Fail, attempting (code)...' (§4) */
+  attemptingCode: string | null;
   successUpdated: boolean;
   failUpdated: boolean;
 };
@@ -46,6 +48,7 @@ export function toToolRow<T extends ToolDto>(dto: T): ToolRow<T> {
     downloading: false,
     waiting: false,
     waitTime: 0,
+    attemptingCode: null,
     successUpdated: false,
     failUpdated: false,
   };
@@ -78,14 +81,27 @@ export type RowPatch = Partial<ToolRow<GeneratorDto> & ToolRow<ValidatorDto>>;
 export function toolLivePatch(message: LiveMessage, kind: ToolKind): RowPatch | null {
   if (toolEventId(message, kind) === null) return null;
   const p = message.payload ?? {};
-  const idle = { status: 'idle', requesting: null, waiting: false, waitTime: 0 } as const;
+  const idle = { status: 'idle', requesting: null, waiting: false, waitTime: 0, attemptingCode: null } as const;
   switch (message.event) {
     case 'generating':
     case 'validating':
       if (message.event !== TOOL_RUNNING[kind].status) return null;
-      return { status: TOOL_RUNNING[kind].status, requesting: null, state: null, waiting: false, waitTime: 0 };
+      return {
+        status: TOOL_RUNNING[kind].status,
+        requesting: null,
+        state: null,
+        waiting: false,
+        waitTime: 0,
+        attemptingCode: null,
+      };
+    case 'attempting':
+      return {
+        waiting: false,
+        waitTime: 0,
+        attemptingCode: p.code === undefined || p.code === null ? '' : String(p.code),
+      };
     case 'progressing': {
-      const patch: RowPatch = { waiting: false, waitTime: 0 };
+      const patch: RowPatch = { waiting: false, waitTime: 0, attemptingCode: null };
       const progress = num(p.progress);
       if (progress !== undefined) patch.progress = progress;
       if (kind === 'generator') {
@@ -99,14 +115,18 @@ export function toolLivePatch(message: LiveMessage, kind: ToolKind): RowPatch | 
     }
     case 'count_success': {
       const value = num(p.value) ?? num(p.count_success);
-      return value === undefined ? null : { count_success: value, successUpdated: true, ...progressOf(p) };
+      return value === undefined
+        ? null
+        : { count_success: value, successUpdated: true, attemptingCode: null, ...progressOf(p) };
     }
     case 'count_fail': {
       const value = num(p.value) ?? num(p.count_fail);
-      return value === undefined ? null : { count_fail: value, failUpdated: true, ...progressOf(p) };
+      return value === undefined
+        ? null
+        : { count_fail: value, failUpdated: true, attemptingCode: null, ...progressOf(p) };
     }
     case 'waiting':
-      return { waiting: true, waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)) };
+      return { waiting: true, waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)), attemptingCode: null };
     case 'finished':
       return { ...idle, state: typeof p.state === 'string' ? p.state : 'finished', progress: 100 };
     case 'error_generate':
@@ -126,12 +146,18 @@ export function isRunning(row: Pick<ToolDto, 'status'>): boolean {
   return row.status !== 'idle';
 }
 
-/** The Status column (§2, §4): waiting countdown, then the running text, else the last state or idle. */
+/**
+ * The Status column (§2, §4 transient indicators in priority order): a retried check, the waiting
+ * countdown, the running text; else the last state or idle.
+ */
 export function toolStatusText(
-  row: Pick<ToolRow, 'status' | 'state' | 'waiting' | 'waitTime'>,
+  row: Pick<ToolRow, 'status' | 'state' | 'waiting' | 'waitTime' | 'attemptingCode'>,
   kind: ToolKind,
 ): string {
-  if (isRunning(row)) return row.waiting ? `Waiting (${row.waitTime}s)...` : TOOL_RUNNING[kind].text;
+  if (isRunning(row)) {
+    if (row.attemptingCode !== null) return `Fail, attempting (${row.attemptingCode})...`;
+    return row.waiting ? `Waiting (${row.waitTime}s)...` : TOOL_RUNNING[kind].text;
+  }
   return row.state || 'idle';
 }
 
