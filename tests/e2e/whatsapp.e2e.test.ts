@@ -295,6 +295,26 @@ describe('the account list', () => {
 });
 
 describe('the blaster form', () => {
+  it("an admin sends from any member's connected account on /blaster", async () => {
+    const { context, page } = await newPage(browser);
+    await signInAs(context, server, admin);
+    await page.goto(`${server.url}/blaster`);
+    await eventually(() => page.getByRole('heading', { name: 'Blaster' }).count()).toBeGreaterThan(0);
+    const form = page.getByTestId('blaster-form');
+    const sender = form.getByLabel('Choose Sender');
+    await eventually(async () => (await sender.locator('option').allTextContents()).join('|'), 5000).toContain(
+      pairedAccount.phonenumber,
+    );
+    expect((await sender.locator('option').allTextContents()).join('|')).not.toContain(qrAccount.phonenumber);
+    await sender.selectOption(pairedAccount.phonenumber);
+    await form.getByLabel('Message', { exact: true }).fill('Halo dari admin');
+    await form.getByLabel('Tambah nomor penerima').fill('6281200000009');
+    await form.getByRole('button', { name: 'Tambah' }).click();
+    await form.getByRole('button', { name: 'Kirim' }).click();
+    await page.getByRole('dialog', { name: 'Terkirim!' }).waitFor();
+    await context.close();
+  });
+
   it('sends from a connected sender, and a disconnected sender gets "Gagal!"', async () => {
     const { context, page } = await newPage(browser);
     await signInAs(context, server, member);

@@ -32,6 +32,7 @@ import { TemplateFormPage } from './features/templates/template-form-page';
 import { TemplatesPage } from './features/templates/templates-page';
 import { ValidatorFormPage } from './features/validator/validator-form-page';
 import { ValidatorListPage } from './features/validator/validator-list-page';
+import { BlasterPage } from './features/whatsapp/blaster-page';
 import { WhatsappCreatePage } from './features/whatsapp/whatsapp-create-page';
 import { WhatsappListPage } from './features/whatsapp/whatsapp-list-page';
 import { WithdrawPage } from './features/withdraw/withdraw-page';
@@ -68,6 +69,7 @@ const PAGES: Record<string, React.ReactNode> = {
   '/whatsapp': <WhatsappListPage />,
   '/member/whatsapp': <WhatsappListPage />,
   '/whatsapp/create': <WhatsappCreatePage />,
+  '/blaster': <BlasterPage />,
   '/generator/list': <GeneratorListPage />,
   '/generator/create': <GeneratorFormPage />,
   '/validator/list': <ValidatorListPage />,

@@ -41,7 +41,7 @@ export function parseNumbers(typed: string): { valid: string[]; invalid: string[
  * and the receivers. Admin and dev pick from the active target numbers (the phone-number list is
  * theirs only); everyone can add numbers by hand, and 'All' selects every listed number.
  */
-export function BlasterForm() {
+export function BlasterForm({ anySender = false }: { anySender?: boolean } = {}) {
   const { user } = useAuth();
   const role = normalizeRole(user?.role);
   const privileged = role === 'admin' || role === 'dev';
@@ -65,9 +65,9 @@ export function BlasterForm() {
     if (!userId) return;
     let live = true;
     const t = setTimeout(() => {
-      whatsappApi
-        .synced(userId)
-        .then((r) => live && setSenders(r.list.filter((a) => a.phonenumber)))
+      // on /blaster admin and dev send from any connected account (the server allows them any)
+      (anySender ? whatsappApi.all() : whatsappApi.synced(userId))
+        .then((r) => live && setSenders(r.list.filter((a) => a.phonenumber && a.state === 'connected')))
         .catch((err) => {
           if (!live) return;
           setSenders([]);
@@ -78,7 +78,7 @@ export function BlasterForm() {
       live = false;
       clearTimeout(t);
     };
-  }, [userId]);
+  }, [userId, anySender]);
 
   const addReceivers = (list: Receiver[], select: boolean) => {
     setReceivers((rs) => {
