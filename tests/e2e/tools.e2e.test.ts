@@ -305,3 +305,17 @@ describe('validator screens', () => {
     await context.close();
   });
 });
+
+describe('a dev', () => {
+  it("runs a tool on another user's connected account: every connected account is a choice", async () => {
+    const dev = await server.createUser({ role: 'dev' });
+    const { context, page } = await newPage(browser);
+    await signInAs(context, server, dev);
+    await page.goto(`${server.url}/generator/create`);
+    const select = page.getByLabel('Akun Whatsapp');
+    await eventually(async () => (await select.locator('option').allTextContents()).join('|')).toContain(
+      account.phonenumber,
+    );
+    await context.close();
+  });
+});

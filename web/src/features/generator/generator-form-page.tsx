@@ -1,4 +1,4 @@
-import { generatorBody, TOOL_DEFAULT_INTERVAL, type ToolAccountRef } from '@wa/shared';
+import { generatorBody, normalizeRole, TOOL_DEFAULT_INTERVAL, type ToolAccountRef } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
@@ -58,7 +58,11 @@ export function GeneratorFormPage() {
   }, [id]);
 
   // the account choices are the owner's: a dev editing another user's generator sees that user's accounts
-  const accounts = useAccountChoices(id && owner === undefined ? undefined : (owner ?? user?.id), current);
+  const accounts = useAccountChoices(
+    id && owner === undefined ? undefined : (owner ?? user?.id),
+    current,
+    normalizeRole(user?.role) === 'dev',
+  );
   const errors = { ...toolFormErrors(generatorBody, form, submitted), ...serverErrors };
 
   const edit = <K extends keyof typeof EMPTY>(k: K, v: (typeof EMPTY)[K]) => {

@@ -12,10 +12,11 @@ export const NEW_ACCOUNT = 'new';
 type Choice = Pick<WhatsappDto, 'id' | 'phonenumber'>;
 
 /**
- * The connected accounts of `userId` (GET /admin/whatsapp/list/{userId}?synced=true, §7), plus the
- * tool's current account when it is no longer connected, so an edit still shows it.
+ * The connected accounts of `userId` (GET /admin/whatsapp/list/{userId}?synced=true, §7) — or, for
+ * dev (`anyAccount`), every connected account, since a dev runs tools on anyone's — plus the tool's
+ * current account when it is no longer connected, so an edit still shows it.
  */
-export function useAccountChoices(userId: number | undefined, current: ToolAccountRef | null) {
+export function useAccountChoices(userId: number | undefined, current: ToolAccountRef | null, anyAccount = false) {
   const [accounts, setAccounts] = useState<Choice[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -23,15 +24,14 @@ export function useAccountChoices(userId: number | undefined, current: ToolAccou
     if (!userId) return;
     let live = true;
     setLoading(true);
-    whatsappApi
-      .synced(userId)
-      .then(({ list }) => live && setAccounts(list))
+    (anyAccount ? whatsappApi.all() : whatsappApi.synced(userId))
+      .then(({ list }) => live && setAccounts(list.filter((a) => a.state === 'connected')))
       .catch((err) => live && setError(err instanceof ApiCallError ? err.message : 'Error fetching WhatsApp list'))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [userId]);
+  }, [userId, anyAccount]);
   const choices = current && !accounts.some((a) => a.id === current.id) ? [current, ...accounts] : accounts;
   return { choices, error, loading };
 }

@@ -1,4 +1,4 @@
-import { TOOL_DEFAULT_INTERVAL, type ToolAccountRef, validatorFields } from '@wa/shared';
+import { normalizeRole, TOOL_DEFAULT_INTERVAL, type ToolAccountRef, validatorFields } from '@wa/shared';
 import { FileText } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -60,7 +60,11 @@ export function ValidatorFormPage() {
       .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Validator'}`));
   }, [id]);
 
-  const accounts = useAccountChoices(id && owner === undefined ? undefined : (owner ?? user?.id), current);
+  const accounts = useAccountChoices(
+    id && owner === undefined ? undefined : (owner ?? user?.id),
+    current,
+    normalizeRole(user?.role) === 'dev',
+  );
   const fileError = !id && file && !ACCEPTED.test(file.name) ? 'Only .csv and .json files are accepted.' : undefined;
   const errors: Record<string, string> = {
     ...toolFormErrors(validatorFields, form, submitted),

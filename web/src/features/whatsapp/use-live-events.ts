@@ -72,8 +72,17 @@ export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveE
     return () => {
       closed = true;
       if (retry) clearTimeout(retry);
-      ws?.close();
+      const socket = ws;
       ws = null;
+      if (socket) {
+        socket.onmessage = null;
+        socket.onerror = null;
+        socket.onclose = null;
+        // a page that unmounts at once (a guard re-rendering after the token check) would close a
+        // socket still connecting, which the browser reports as an error: let it open, then close
+        if (socket.readyState === WebSocket.CONNECTING) socket.onopen = () => socket.close();
+        else socket.close();
+      }
       setConnected(false);
     };
   }, [userId, token]);
