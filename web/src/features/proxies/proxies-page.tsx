@@ -45,7 +45,7 @@ export function ProxiesPage() {
   const columns: Column<ProxyDto>[] = [
     {
       header: 'Proxy',
-      cell: (r) => <span className="font-medium break-all text-gray-800 dark:text-white/90">{r.value}</span>,
+      cell: (r) => <span className="font-medium whitespace-nowrap text-gray-800 dark:text-white/90">{r.value}</span>,
     },
     { header: 'Digunakan', cell: (r) => `${r.count_use} kali` },
     { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
