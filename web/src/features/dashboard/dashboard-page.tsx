@@ -14,7 +14,7 @@ import {
   UserCheck,
   Wallet,
 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { Marquee } from '../../components/marquee';
@@ -47,13 +47,36 @@ function Errors({ errors }: { errors: string[] }) {
   );
 }
 
-function Grid({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
+type Stat = Omit<ComponentProps<typeof StatCard>, 'children'> & { children?: ReactNode };
+
+/** A row of stat cards: four across on wide screens, else three. */
+function StatGrid({ stats, wide = false }: { stats: Stat[]; wide?: boolean }) {
   return (
     <div className={`grid grid-cols-1 gap-4 sm:grid-cols-2 md:gap-6 ${wide ? 'xl:grid-cols-4' : 'xl:grid-cols-3'}`}>
-      {children}
+      {stats.map((stat) => (
+        <StatCard key={stat.testId} {...stat} />
+      ))}
     </div>
   );
 }
+
+/** Active and inactive WhatsApp accounts: the member's own, or everyone's on the admin dashboard. */
+const whatsappStats = (c: { connectedCount: number; disconnectedCount: number } | undefined): Stat[] => [
+  {
+    icon: Smartphone,
+    tone: 'success',
+    label: 'WhatsApp Aktif',
+    value: count(c?.connectedCount),
+    testId: 'stat-wa-active',
+  },
+  {
+    icon: PhoneOff,
+    tone: 'neutral',
+    label: 'WhatsApp Tidak Aktif',
+    value: count(c?.disconnectedCount),
+    testId: 'stat-wa-inactive',
+  },
+];
 
 /** 'Dashboard Member': greeting, the settings' info banner, and the member's own figures. */
 function MemberDashboard({ user }: { user: UserDto }) {
@@ -82,52 +105,44 @@ function MemberDashboard({ user }: { user: UserDto }) {
           ) : null}
         </Card>
         <Errors errors={errors} />
-        <Grid wide>
-          <StatCard
-            icon={Smartphone}
-            tone="success"
-            label="WhatsApp Aktif"
-            value={count(values.whatsappCount?.connectedCount)}
-            testId="stat-wa-active"
-          />
-          <StatCard
-            icon={PhoneOff}
-            tone="neutral"
-            label="WhatsApp Tidak Aktif"
-            value={count(values.whatsappCount?.disconnectedCount)}
-            testId="stat-wa-inactive"
-          />
-          <StatCard
-            icon={CircleCheck}
-            tone="success"
-            label="Blast Berhasil"
-            value={count(values.messageLogCount?.successCount)}
-            testId="stat-blast-success"
-          />
-          <StatCard
-            icon={CircleX}
-            tone="error"
-            label="Blast Gagal"
-            value={count(values.messageLogCount?.failCount)}
-            testId="stat-blast-fail"
-          />
-        </Grid>
-        <Grid>
-          <StatCard
-            icon={HandCoins}
-            label="Pendapatan Hari Ini"
-            value={money(values.todayIncome)}
-            testId="stat-today-income"
-          />
-          <StatCard icon={Wallet} label="Sisa Saldo" value={money(values.balance)} testId="stat-balance" />
-          <StatCard
-            icon={Gift}
-            tone="warning"
-            label="Total Bonus"
-            value={money(values.totalBonus)}
-            testId="stat-total-bonus"
-          />
-        </Grid>
+        <StatGrid
+          wide
+          stats={[
+            ...whatsappStats(values.whatsappCount),
+            {
+              icon: CircleCheck,
+              tone: 'success',
+              label: 'Blast Berhasil',
+              value: count(values.messageLogCount?.successCount),
+              testId: 'stat-blast-success',
+            },
+            {
+              icon: CircleX,
+              tone: 'error',
+              label: 'Blast Gagal',
+              value: count(values.messageLogCount?.failCount),
+              testId: 'stat-blast-fail',
+            },
+          ]}
+        />
+        <StatGrid
+          stats={[
+            {
+              icon: HandCoins,
+              label: 'Pendapatan Hari Ini',
+              value: money(values.todayIncome),
+              testId: 'stat-today-income',
+            },
+            { icon: Wallet, label: 'Sisa Saldo', value: money(values.balance), testId: 'stat-balance' },
+            {
+              icon: Gift,
+              tone: 'warning',
+              label: 'Total Bonus',
+              value: money(values.totalBonus),
+              testId: 'stat-total-bonus',
+            },
+          ]}
+        />
       </div>
     </>
   );
@@ -145,49 +160,47 @@ function AdminDashboard({ user }: { user: UserDto }) {
       <PageBreadcrumb title="Dashboard Admin" />
       <div className="space-y-4 md:space-y-6">
         <Errors errors={errors} />
-        <Grid wide>
-          <StatCard
-            icon={Globe}
-            label="Proxy Belum Dipakai"
-            value={count(values.proxyCount?.unUsed)}
-            testId="stat-proxy-unused"
-          />
-          <StatCard
-            icon={PhoneOutgoing}
-            tone="warning"
-            label="Nomor Belum Diblast"
-            value={count(values.phoneCount?.unBlasted)}
-            testId="stat-phone-unblasted"
-          />
-          <StatCard
-            icon={Smartphone}
-            tone="success"
-            label="WhatsApp Aktif"
-            value={count(values.whatsappCount?.connectedCount)}
-            testId="stat-wa-active"
-          />
-          <StatCard
-            icon={PhoneOff}
-            tone="neutral"
-            label="WhatsApp Tidak Aktif"
-            value={count(values.whatsappCount?.disconnectedCount)}
-            testId="stat-wa-inactive"
-          />
-        </Grid>
-        <Grid>
-          <StatCard
-            icon={UserCheck}
-            label="Member Aktif"
-            value={count(values.usersActiveCount?.count)}
-            testId="stat-members-active"
-          />
-          <StatCard icon={CalendarCheck} label="Blast Hari Ini" testId="stat-blast-today">
-            <StatSplit items={split(values.todayCount)} testId="stat-blast-today" />
-          </StatCard>
-          <StatCard icon={ChartColumn} label="Total Blast" testId="stat-blast-total">
-            <StatSplit items={split(values.totalCount)} testId="stat-blast-total" />
-          </StatCard>
-        </Grid>
+        <StatGrid
+          wide
+          stats={[
+            {
+              icon: Globe,
+              label: 'Proxy Belum Dipakai',
+              value: count(values.proxyCount?.unUsed),
+              testId: 'stat-proxy-unused',
+            },
+            {
+              icon: PhoneOutgoing,
+              tone: 'warning',
+              label: 'Nomor Belum Diblast',
+              value: count(values.phoneCount?.unBlasted),
+              testId: 'stat-phone-unblasted',
+            },
+            ...whatsappStats(values.whatsappCount),
+          ]}
+        />
+        <StatGrid
+          stats={[
+            {
+              icon: UserCheck,
+              label: 'Member Aktif',
+              value: count(values.usersActiveCount?.count),
+              testId: 'stat-members-active',
+            },
+            {
+              icon: CalendarCheck,
+              label: 'Blast Hari Ini',
+              testId: 'stat-blast-today',
+              children: <StatSplit items={split(values.todayCount)} testId="stat-blast-today" />,
+            },
+            {
+              icon: ChartColumn,
+              label: 'Total Blast',
+              testId: 'stat-blast-total',
+              children: <StatSplit items={split(values.totalCount)} testId="stat-blast-total" />,
+            },
+          ]}
+        />
       </div>
     </>
   );
