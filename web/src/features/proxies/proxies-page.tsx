@@ -1,5 +1,5 @@
 import type { ProxyDto } from '@wa/shared';
-import { Plus, RefreshCw } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiCallError } from '../../api/client';
@@ -7,6 +7,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { RefreshButton } from '../../components/refresh-button';
 import { StatusBadge } from '../../components/status-badge';
 import { streamDownload } from '../../lib/download';
 import { useListPage } from '../../lib/use-list-page';
@@ -82,10 +83,7 @@ export function ProxiesPage() {
         <Button size="sm" variant="outline" onClick={() => exportAs('json')}>
           Export JSON
         </Button>
-        <Button size="sm" variant="outline" onClick={list.refresh} aria-label="Refresh">
-          <RefreshCw size={16} className={list.syncing ? 'animate-spin' : ''} />
-          {list.syncing ? 'Menyinkronkan data...' : 'Refresh'}
-        </Button>
+        <RefreshButton syncing={list.syncing} onClick={list.refresh} />
       </div>
       {(list.error || message) && (
         <div className="mb-4">

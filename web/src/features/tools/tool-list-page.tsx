@@ -1,5 +1,5 @@
 import { FLASH_MS, type LiveMessage, normalizeRole, REFRESH_DELAY_MS, TOOL_EXPORT } from '@wa/shared';
-import { Download, Loader2, Pencil, Play, Plus, RefreshCw, Search, Square, Trash2 } from 'lucide-react';
+import { Download, Loader2, Pencil, Play, Plus, Search, Square, Trash2 } from 'lucide-react';
 import { type FormEvent, useCallback, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
@@ -9,6 +9,7 @@ import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
 import { inputClass } from '../../components/form-field';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { RefreshButton } from '../../components/refresh-button';
 import { saveFile } from '../../lib/download';
 import { useListPage } from '../../lib/use-list-page';
 import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
@@ -296,10 +297,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
             <Plus size={16} /> Tambah
           </Button>
         </Link>
-        <Button size="sm" variant="outline" onClick={list.refresh} disabled={list.syncing} aria-label="Refresh">
-          <RefreshCw size={16} className={list.syncing ? 'animate-spin' : ''} />
-          {list.syncing ? 'Menyinkronkan data...' : 'Refresh'}
-        </Button>
+        <RefreshButton syncing={list.syncing} onClick={list.refresh} />
         <LiveDot connected={live.connected} />
       </div>
       <div className="mb-4 flex flex-wrap items-end gap-2">

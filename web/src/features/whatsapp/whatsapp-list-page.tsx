@@ -8,7 +8,7 @@ import {
   REFRESH_DELAY_MS,
   WHATSAPP_FILTERS,
 } from '@wa/shared';
-import { Check, Loader2, Plus, RefreshCw, Search, Send, X } from 'lucide-react';
+import { Check, Loader2, Plus, Search, Send, X } from 'lucide-react';
 import { type FormEvent, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
@@ -18,6 +18,7 @@ import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
 import { inputClass } from '../../components/form-field';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { RefreshButton } from '../../components/refresh-button';
 import { useListPage } from '../../lib/use-list-page';
 import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
 import { useAuth } from '../auth/auth-context';
@@ -391,10 +392,7 @@ export function WhatsappListPage() {
             </Button>
           </Link>
         )}
-        <Button size="sm" variant="outline" onClick={list.refresh} disabled={list.syncing} aria-label="Refresh">
-          <RefreshCw size={16} className={list.syncing ? 'animate-spin' : ''} />
-          {list.syncing ? 'Menyinkronkan data...' : 'Refresh'}
-        </Button>
+        <RefreshButton syncing={list.syncing} onClick={list.refresh} />
         <LiveDot connected={live.connected} />
       </div>
       <div className="mb-4 flex flex-wrap items-end gap-2">
