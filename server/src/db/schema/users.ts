@@ -24,6 +24,8 @@ export const users = pgTable(
     accountName: text('account_name'),
     accountBank: text('account_bank'),
     accountNumber: text('account_number'),
+    /** bumped on a password, e-mail or role change and by "log out everywhere": older tokens stop working */
+    tokenVersion: integer('token_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
