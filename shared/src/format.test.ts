@@ -57,4 +57,33 @@ describe('csvCell', () => {
     expect(csvCell(6281)).toBe('6281');
     expect(csvCell(null)).toBe('');
   });
+
+  it('quotes a value holding ; or a tab, the separators of id-ID spreadsheets and of pasted text', () => {
+    expect(csvCell('a;b')).toBe('"a;b"');
+    expect(csvCell('a\tb')).toBe('"a\tb"');
+    expect(csvCell('Budi; Jakarta')).toBe('"Budi; Jakarta"');
+  });
+
+  it('neutralises a formula start right after a , ; tab or line break inside the value', () => {
+    expect(csvCell('x;=1+2')).toBe(`"x;'=1+2"`);
+    expect(csvCell('x,+1')).toBe(`"x,'+1"`);
+    expect(csvCell('x\t@SUM(A1)')).toBe(`"x\t'@SUM(A1)"`);
+    expect(csvCell('Dua, Jr.')).toBe('"Dua, Jr."');
+    expect(csvCell('a;b;=c;d')).toBe(`"a;b;'=c;d"`);
+    expect(csvCell('=a;=b,=c')).toBe(`"'=a;'=b,'=c"`);
+    expect(csvCell('x\n=1')).toBe(`"x\n'=1"`);
+    // a formula start that is itself a separator gets its own mark, so no split piece starts bare
+    expect(csvCell('x;\t=1')).toBe(`"x;'\t'=1"`);
+    expect(csvCell('\t=1')).toBe(`"'\t'=1"`);
+    expect(csvCell('u;=1+2:p@10.0.0.1:8080')).toBe(`"u;'=1+2:p@10.0.0.1:8080"`);
+  });
+
+  it('leaves numbers, normalised phone numbers and ordinary text as they are', () => {
+    expect(csvCell('6281234')).toBe('6281234');
+    expect(csvCell(6281234567890)).toBe('6281234567890');
+    expect(csvCell('Budi Santoso')).toBe('Budi Santoso');
+    expect(csvCell('a=b+c')).toBe('a=b+c');
+    expect(csvCell('user:pass@10.0.0.1:8080')).toBe('user:pass@10.0.0.1:8080');
+    expect(csvCell('nonactive')).toBe('nonactive');
+  });
 });

@@ -55,11 +55,26 @@ export function humanizeState(state: string | null | undefined): string {
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * A CSV cell that a spreadsheet will not run as a formula: a leading = + - @ tab or CR is
- * neutralised with a quote mark, and the cell is quoted when it holds a comma, quote or newline.
+ * A formula start right after a place where a spreadsheet may begin a new cell inside our value:
+ * a comma, a semicolon (the list separator of id-ID Excel and LibreOffice), a tab (pasting into a
+ * sheet splits on it) or a line break (a reader that ignores quotes starts a row there). No
+ * lookbehind: Safari before 16.4 refuses the whole bundle on one.
+ */
+const INNER_FORMULA_START = /[,;\t\r\n](?=[=+\-@\t\r])/g;
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",;\t\n\r]/;
+
+/**
+ * A CSV cell that a spreadsheet will not run as a formula (OWASP CSV injection): a = + - @ tab or
+ * CR at the start or after a , ; tab or line break gets a quote mark in front, and the cell is
+ * quoted when it holds a comma, semicolon, tab, quote or line break, so that a `;`-separated
+ * (Indonesian locale) sheet keeps it whole too. A leading `+` is marked as well: our numbers are
+ * stored as 62… and never start with one, so it only reaches free text, where `+62812` would
+ * otherwise lose its plus as the number 62812 and `+1+2` would run.
  */
 export function csvCell(value: unknown): string {
   let s = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  s = s.replace(INNER_FORMULA_START, "$&'");
+  if (FORMULA_START.test(s)) s = `'${s}`;
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
