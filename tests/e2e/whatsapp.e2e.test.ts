@@ -315,7 +315,17 @@ describe('the blaster form', () => {
     await context.close();
   });
 
-  it('sends from a connected sender, and a disconnected sender gets "Gagal!"', async () => {
+  it("a member picks receivers from the active target numbers (search, 'All'), never a number of their own", async () => {
+    await server.db.execute(
+      sql`insert into phone_numbers (number, name, status) values ('62899777999', 'Nonaktif', 'nonactive')`,
+    );
+    const lastSend = async () => {
+      const [r] = await rows<{ receivers: string[]; message: string }>(
+        server.db,
+        sql`select receivers, message from whatsapp_sends where whatsapp_id = ${pairedAccount.id} order by created_at desc, id desc limit 1`,
+      );
+      return r;
+    };
     const { context, page } = await newPage(browser);
     await signInAs(context, server, member);
     await page.goto(`${server.url}/whatsapp/create`);
@@ -328,6 +338,13 @@ describe('the blaster form', () => {
     expect(options.some((o) => o.includes(pairedAccount.phonenumber))).toBe(true);
     expect(options.some((o) => o.includes(qrAccount.phonenumber))).toBe(false);
 
+    // the active target numbers are offered; a member cannot type numbers of their own
+    const list = form.getByTestId('receivers');
+    await eventually(() => list.textContent(), 5000).toContain('Target 4');
+    for (let i = 0; i < 5; i++) expect(await list.textContent()).toContain(`6289977700${i}`);
+    expect(await list.textContent()).not.toContain('62899777999');
+    expect(await form.getByLabel('Tambah nomor penerima').count()).toBe(0);
+
     await form.getByRole('button', { name: 'Kirim' }).click();
     await eventually(() => form.getByText('Sender is required.').count()).toBe(1);
     expect(await form.getByText('Message is required.').count()).toBe(1);
@@ -335,21 +352,27 @@ describe('the blaster form', () => {
 
     await sender.selectOption(pairedAccount.phonenumber);
     await form.getByLabel('Message', { exact: true }).fill('Halo dari WA Blaster');
-    await form.getByLabel('Tambah nomor penerima').fill('6281200000001, 081200000002');
-    await form.getByRole('button', { name: 'Tambah' }).click();
-    await eventually(() => form.getByText('2 nomor dipilih').count()).toBe(1);
+    await form.getByLabel('Cari nomor penerima').fill('Target 3');
+    await eventually(() => list.getByRole('checkbox').count()).toBe(2);
+    await list.getByRole('checkbox', { name: /62899777003/ }).check();
+    await eventually(() => form.getByText('1 nomor dipilih').count()).toBe(1);
     await form.getByRole('button', { name: 'Kirim' }).click();
     const sent = page.getByRole('dialog', { name: 'Terkirim!' });
     await sent.waitFor();
     expect(await sent.textContent()).toContain('Pesan blaster berhasil dikirim ke target.');
     await sent.getByRole('button', { name: 'Cool' }).click();
     await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await lastSend()).toEqual({ receivers: ['62899777003'], message: 'Halo dari WA Blaster' });
 
-    // 'All' toggles every listed number
-    await form.getByLabel('All', { exact: true }).uncheck();
-    await eventually(() => form.getByText('0 nomor dipilih').count()).toBe(1);
+    // 'All': the server takes the active numbers least recently sent, up to a member's 100
+    await form.getByLabel('Cari nomor penerima').fill('');
+    await eventually(() => list.getByRole('checkbox').count()).toBe(6);
     await form.getByLabel('All', { exact: true }).check();
-    await eventually(() => form.getByText('2 nomor dipilih').count()).toBe(1);
+    await eventually(() => form.getByText('Semua nomor aktif (maks. 100)').count()).toBe(1);
+    await form.getByRole('button', { name: 'Kirim' }).click();
+    await page.getByRole('dialog', { name: 'Terkirim!' }).waitFor();
+    await page.getByRole('dialog', { name: 'Terkirim!' }).getByRole('button', { name: 'Cool' }).click();
+    expect((await lastSend())?.receivers.sort()).toEqual([0, 1, 2, 3, 4].map((i) => `6289977700${i}`));
 
     server.sim().control(pairedAccount.clientid).disconnect();
     await eventually(() => accountByClientId(pairedAccount.clientid).then((a) => a?.state)).toBe('disconnected');

@@ -27,22 +27,46 @@ export interface WaHarness {
   close(): Promise<void>;
 }
 
-export async function startWaHarness(opts: { blastSecondMs?: number } = {}): Promise<WaHarness> {
+export interface WaHarnessOptions {
+  /** milliseconds in one interval "second" of a blast or a one-off send */
+  blastSecondMs?: number;
+  /** how long an unsaved login lives after its last sign of life (the host's default: 120 s) */
+  pendingTtlMs?: number;
+  /** the host's cap of unsaved logins at once (its default: 20) */
+  maxPendingLogins?: number;
+  /** when the simulated phone scans the code (SIM_PAIR_DELAY_MS for this harness's driver) */
+  pairDelayMs?: number;
+}
+
+export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHarness> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wa-engine-'));
   const bus = new InProcessBus();
   const queue = new InProcessQueue();
   const log = createLogger('silent');
-  const boot = (exclusive?: boolean) =>
-    startEngine({
-      config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium' },
-      db: database.db,
-      queue,
-      bus,
-      log,
-      exclusive,
-      blastSecondMs: opts.blastSecondMs,
-    });
+  const boot = async (exclusive?: boolean) => {
+    // the simulator reads its delays from the environment when the driver is made
+    const saved = process.env.SIM_PAIR_DELAY_MS;
+    if (opts.pairDelayMs !== undefined) process.env.SIM_PAIR_DELAY_MS = String(opts.pairDelayMs);
+    try {
+      return await startEngine({
+        config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium' },
+        db: database.db,
+        queue,
+        bus,
+        log,
+        exclusive,
+        blastSecondMs: opts.blastSecondMs,
+        pendingTtlMs: opts.pendingTtlMs,
+        maxPendingLogins: opts.maxPendingLogins,
+      });
+    } finally {
+      if (opts.pairDelayMs !== undefined) {
+        if (saved === undefined) delete process.env.SIM_PAIR_DELAY_MS;
+        else process.env.SIM_PAIR_DELAY_MS = saved;
+      }
+    }
+  };
   const h: WaHarness = {
     database,
     dataDir,

@@ -8,4 +8,27 @@ export interface OpenSessionJob {
   userId: number;
   pairingNumber?: string | null;
   proxy?: string | null;
+  /** how many full workers handed this login on already (a worker at its cap does not run it) */
+  hops?: number;
+}
+
+/**
+ * A one-off send of the blaster form (send-message/1): the worker that takes it hands it to the
+ * holder of the account, which sends to the receivers one by one, `interval` seconds apart.
+ */
+export const SEND_MESSAGE_JOB = 'whatsapp.send-message';
+
+export interface SendMessageJob {
+  /** the job's id, also its row in whatsapp_sends: a job delivered twice sends once */
+  sendId: string;
+  accountId: number;
+  receivers: string[];
+  message: string;
+  requestedBy: number;
+}
+
+/** Every job name with its payload, so producers and handlers agree on both. */
+export interface JobMap {
+  [OPEN_SESSION_JOB]: OpenSessionJob;
+  [SEND_MESSAGE_JOB]: SendMessageJob;
 }

@@ -1,15 +1,23 @@
 import { z } from 'zod';
-import { RUN_STATUSES, type WHATSAPP_STATES } from '../constants';
+import { type Role, RUN_STATUSES, type WHATSAPP_STATES } from '../constants';
 import { normalizePhone } from '../format';
-import { idParam, optionalText } from './common';
+import { idField, optionalText } from './common';
 
 /** §4 Account creation flow: id-{timestamp}-{random 0-9999}. */
 export const DEVICE_ID_PATTERN = /^id-\d{10,16}-\d{1,4}$/;
 
-const deviceId = z
-  .string({ error: 'deviceId is required.' })
-  .trim()
-  .regex(DEVICE_ID_PATTERN, 'deviceId must look like id-{timestamp}-{number}.');
+/** "{field} is required." when absent, "{field} must be text." when given as anything else. */
+const textOf = (field: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? `${field} is required.` : `${field} must be text.`,
+  });
+
+/** A device id (§4: id-{timestamp}-{random}) under the name the body gives it. */
+const deviceIdField = (field: string) =>
+  textOf(field).trim().regex(DEVICE_ID_PATTERN, `${field} must look like id-{timestamp}-{number}.`);
+
+const deviceId = deviceIdField('deviceId');
 
 const phone62 = (label: string) =>
   z
@@ -24,18 +32,42 @@ const phone62 = (label: string) =>
       return n;
     });
 
-const optionalId = z.preprocess(
-  (v) => (v === null || v === '' ? undefined : v),
-  z.coerce.number({ error: 'must be a number' }).int().positive().optional(),
-);
+/** An optional id: absent, null and '' are absent; a number or a numeric string otherwise. */
+const optionalId = (field: string, opts: { zeroIsAbsent?: boolean } = {}) =>
+  z.preprocess(
+    (v) => (v === null || v === '' || (opts.zeroIsAbsent && (v === 0 || v === '0')) ? undefined : v),
+    z.coerce
+      .number({ error: `${field} must be a number.` })
+      .int(`${field} must be a whole number.`)
+      .positive(`${field} must be a positive number.`)
+      .max(2_147_483_647, `${field} is too large.`)
+      .optional(),
+  );
 
 /** POST /admin/whatsapp/new-client. */
 export const newClientBody = z.object({
   deviceId,
-  userId: optionalId,
-  previousDeviceId: z.preprocess((v) => (v === null || v === '' ? undefined : v), deviceId.optional()),
+  userId: optionalId('userId'),
+  previousDeviceId: z.preprocess(
+    (v) => (v === null || v === '' ? undefined : v),
+    deviceIdField('previousDeviceId').optional(),
+  ),
   phoneNumber: z.preprocess((v) => (v === null || v === '' ? undefined : v), phone62('Phone number').optional()),
 });
+
+/**
+ * Unsaved logins one user may have at once (new-client until save, remove-client or expiry): each
+ * is a browser on a worker, so members and staff get a couple, admin and dev more for support work.
+ */
+export const LOGIN_CAPS: Record<Role, number> = { member: 2, staff: 2, admin: 10, dev: 10 };
+
+/** The refusals of new-client past a cap (429). */
+export const LOGIN_TEXTS = {
+  userCap: (cap: number) =>
+    `You already have ${cap} WhatsApp logins in progress. Finish or cancel one, or wait until its code expires.`,
+  workersBusy: 'Every WhatsApp worker is busy with other logins. Try again in a minute.',
+  noWorker: 'No WhatsApp worker is running. Try again in a minute.',
+} as const;
 
 /** POST /admin/whatsapp/remove-client. */
 export const removeClientBody = z.object({ deviceId });
@@ -43,31 +75,100 @@ export const deviceIdParam = deviceId;
 
 /** POST /admin/whatsapp/save: the account the browser heard `authenticated` for. */
 export const saveWhatsappBody = z.object({
-  clientid: deviceId,
+  clientid: deviceIdField('clientid'),
   phonenumber: optionalText('phonenumber', 32),
   pushname: optionalText('pushname', 255),
   server: optionalText('server', 64),
   serialized: optionalText('serialized', 128),
-  proxyId: optionalId,
-  user_id: optionalId,
-  /** the id of the account this login reconnects, when it is a reconnect */
-  reconnect: optionalId,
+  /** informative only: the account gets the proxy its login was given at new-client */
+  proxyId: optionalId('proxyId'),
+  user_id: optionalId('user_id'),
+  /** the id of the account this login reconnects; absent or 0 when it is a new account */
+  reconnect: optionalId('reconnect', { zeroIsAbsent: true }),
 });
+
+/** The receivers token that stands for the active target numbers (§2 Blaster form: 'All'). */
+export const ALL_RECEIVERS = 'All';
+
+/**
+ * Receivers of one send-message/1: a member only active target numbers, at most 100 ('All' is the
+ * 100 least recently sent; a blast reaches the rest); admin and dev any numbers, at most 1000.
+ */
+export const SEND_CAPS: Record<Role, number> = { member: 100, staff: 0, admin: 1000, dev: 1000 };
+
+/** The answers and refusals of send-message/1. */
+export const SEND_TEXTS = {
+  queued: 'Pesan blaster berhasil dikirim ke target.',
+  notTargets: (numbers: string[], more: number) =>
+    `Receivers must be active target numbers: ${numbers.join(', ')}${more ? ` and ${more} more` : ''}.`,
+  memberCap: (cap: number) => `A member can send to at most ${cap} receivers at once. Start a blast to reach the rest.`,
+  cap: (cap: number) => `At most ${cap} receivers per message.`,
+  backlog: (sender: string, waiting: number) =>
+    `${sender} still has ${waiting} messages waiting to be sent. Send more once they are through.`,
+} as const;
+
+/** A number or a numeric string as text (a script may send 6281… as a JSON number). */
+const numberAsText = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v);
 
 /** POST /admin/whatsapp/send-message/1 (the blaster form). */
 export const sendMessageBody = z.object({
   senders: z.preprocess(
-    (v) => (Array.isArray(v) ? v[0] : v),
-    z.string({ error: 'Sender is required.' }).trim().min(1, 'Sender is required.'),
+    (v) => numberAsText(Array.isArray(v) ? v[0] : v),
+    z
+      .string({
+        error: (i) => (i.input === undefined || i.input === null ? 'Sender is required.' : 'Sender must be text.'),
+      })
+      .trim()
+      .min(1, 'Sender is required.'),
   ),
+  /** comma-joined numbers (or an array of them); 'All' for the active target numbers */
   targets: z.preprocess(
-    (v) => (Array.isArray(v) ? v.join(',') : v),
-    z.string({ error: 'Receivers are required.' }).trim().min(1, 'Receivers are required.').max(200_000),
+    (v) => (Array.isArray(v) ? v.map(numberAsText).join(',') : numberAsText(v)),
+    z
+      .string({
+        error: (i) =>
+          i.input === undefined || i.input === null ? 'Receivers are required.' : 'Receivers must be text.',
+      })
+      .trim()
+      .min(1, 'Receivers are required.')
+      .max(200_000, 'Receivers are too long.'),
   ),
-  message: z.string({ error: 'Message is required.' }).trim().min(1, 'Message is required.').max(4096),
+  message: z
+    .string({
+      error: (i) => (i.input === undefined || i.input === null ? 'Message is required.' : 'Message must be text.'),
+    })
+    .trim()
+    .min(1, 'Message is required.')
+    .max(4096, 'Message must be at most 4096 characters.'),
 });
 
-export const accountIdBody = z.object({ id: idParam });
+/** The answer of send-message/1: the sends are queued as one job on the sender's worker. */
+export interface SendMessageResult {
+  msg: string;
+  jobId: string;
+  /** how many receivers the job sends to */
+  count: number;
+}
+
+/** GET /admin/phonenumber/receivers: the blaster form's receiver choices. */
+export const receiversQuery = z.object({
+  search: z.string({ error: 'search must be text.' }).trim().max(200, 'search is too long').optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number.' })
+    .int('limit must be a whole number.')
+    .min(1, 'limit must be at least 1.')
+    .max(100, 'limit must be at most 100.')
+    .default(100),
+});
+
+/** An active target number as the blaster form offers it: no counts, no dates. */
+export interface ReceiverDto {
+  id: number;
+  number: string;
+  name: string;
+}
+
+export const accountIdBody = z.object({ id: idField('id') });
 
 /**
  * Why a blast cannot start or go on. The spec gives no texts for these cases, so they follow its
@@ -83,14 +184,24 @@ export const BLAST_TEXTS = {
 
 /** POST /admin/whatsapp/start-blasting and /stop-blasting (§7): the account by its client id. */
 export const blastBody = z.object({
-  whatsappClientId: deviceId,
-  socketClientId: z.string().max(100).optional(),
-  loop: z.boolean().optional(),
+  whatsappClientId: deviceIdField('whatsappClientId'),
+  /** the browser's socket (unused by the server); scripts send it as a number too */
+  socketClientId: z.preprocess(
+    numberAsText,
+    z
+      .string({ error: 'socketClientId must be text or a number.' })
+      .max(100, 'socketClientId must be at most 100 characters.')
+      .optional(),
+  ),
+  loop: z.preprocess(
+    (v) => (v === 'true' || v === 1 || v === '1' ? true : v === 'false' || v === 0 || v === '0' ? false : v),
+    z.boolean({ error: 'loop must be true or false.' }).optional(),
+  ),
 });
 
 /** PUT /admin/whatsapp/interval: the seconds between two sends of this account. */
 export const intervalBody = z.object({
-  id: idParam,
+  id: idField('id'),
   interval: z.coerce
     .number({ error: 'interval must be a number' })
     .int('interval must be a whole number')
@@ -100,7 +211,7 @@ export const intervalBody = z.object({
 
 /** PUT /admin/whatsapp/status: sets the run status (a repair tool for admin and dev). */
 export const statusBody = z.object({
-  id: idParam,
+  id: idField('id'),
   status: z.enum(RUN_STATUSES, { error: 'status must be idle or sending' }),
 });
 
@@ -117,7 +228,7 @@ export const WHATSAPP_FILTERS = [
 
 export const whatsappListQuery = z.object({
   page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').max(1e9).default(1),
-  user_id: optionalId,
+  user_id: optionalId('user_id'),
   synced: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
   search: z.string().trim().max(200, 'search is too long').optional(),
   status: z.preprocess(

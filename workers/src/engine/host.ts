@@ -18,6 +18,8 @@ import {
   type WhatsAppSession,
 } from '../drivers/types';
 import { BlastRunner } from './blast';
+import { SendRunner } from './send';
+import { hasUnfinishedSend, stopSends } from './send.repo';
 import { ToolRunner } from './tools';
 
 export { OPEN_SESSION_JOB, type OpenSessionJob };
@@ -40,6 +42,17 @@ interface Live {
   rebuilds: number;
   /** the account's blast loop, while one runs here */
   blast: BlastRunner | null;
+  /** the account's one-off sends (the blaster form), while they run here */
+  sends: SendRunner | null;
+  /** an unsaved login is dropped after this (ms epoch); see SessionHost.touch */
+  deadline: number;
+  /** whether the login has shown its first QR or pairing code */
+  codeShown: boolean;
+  /**
+   * started by a login job: counts against the host's maxPendingLogins while unsaved, as its
+   * whatsapp_logins row counts at the API (a direct `open` counts in neither)
+   */
+  counted: boolean;
   /** generators and validators running on this account, by `${kind}:${id}` */
   tools: Map<string, ToolRunner>;
 }
@@ -55,8 +68,14 @@ export interface HostOptions {
   leaseMs?: number;
   /** how often expired leases are looked for */
   sweepMs?: number;
-  /** a login that is never saved is dropped after this */
+  /**
+   * how long an unsaved login lives after its last sign of life: its start, its first code (the
+   * browser's 60 s QR or 90 s pairing countdown starts there), the phone's scan. 120 s by default:
+   * past the longest countdown with time to save a login scanned at its last second.
+   */
   pendingTtlMs?: number;
+  /** unsaved logins this host runs at once (each a browser); a login job past it goes to another host */
+  maxPendingLogins?: number;
   /** accounts claimed per sweep, so several hosts share a dead host's accounts */
   claimBatch?: number;
   /** the only host there is (embedded mode): at start it takes every account at once, without
@@ -98,6 +117,9 @@ export class SessionHost {
   private readonly leaseMs: number;
   private readonly sweepMs: number;
   private readonly pendingTtlMs: number;
+  private readonly maxPendingLogins: number;
+  /** login jobs between their cap check and their session, so concurrent jobs cannot overshoot */
+  private reservedLogins = 0;
   private readonly claimBatch: number;
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
@@ -108,7 +130,8 @@ export class SessionHost {
     this.workerId = o.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     this.leaseMs = o.leaseMs ?? 30_000;
     this.sweepMs = o.sweepMs ?? 10_000;
-    this.pendingTtlMs = o.pendingTtlMs ?? 10 * 60_000;
+    this.pendingTtlMs = o.pendingTtlMs ?? 120_000;
+    this.maxPendingLogins = o.maxPendingLogins ?? 20;
     this.claimBatch = o.claimBatch ?? 100;
     this.takeOver = o.exclusive ?? false;
   }
@@ -133,7 +156,26 @@ export class SessionHost {
     renew.unref();
     sweep.unref();
     this.timers.push(renew, sweep);
+    await this.heartbeat();
     await this.sweep();
+  }
+
+  /**
+   * Tells the API this host is alive and how many unsaved logins it takes, for as long as a lease
+   * lasts: new-client is refused up front when every live host is full.
+   */
+  private async heartbeat(): Promise<void> {
+    await this.o.db.execute(sql`
+      insert into whatsapp_workers (worker_id, max_logins, expires_at)
+      values (${this.workerId}, ${this.maxPendingLogins}, now() + ${this.leaseMs} * interval '1 millisecond')
+      on conflict (worker_id) do update set max_logins = excluded.max_logins, expires_at = excluded.expires_at`);
+  }
+
+  /** Unsaved logins running here that came from login jobs. */
+  private unsavedLogins(): number {
+    let n = 0;
+    for (const l of this.live.values()) if (l.accountId === null && l.counted) n++;
+    return n;
   }
 
   /** Stops every session (the stored sessions stay) and frees the leases for other hosts. */
@@ -143,6 +185,7 @@ export class SessionHost {
     this.timers = [];
     const ids = [...this.live.keys()];
     await Promise.all(ids.map((id) => this.drop(id, { keepStored: true, release: false })));
+    await this.o.db.execute(sql`delete from whatsapp_workers where worker_id = ${this.workerId}`).catch(() => {});
     if (ids.length) {
       await this.o.db.execute(sql`
         update whatsapp_accounts set worker_id = null, lease_until = null
@@ -150,11 +193,62 @@ export class SessionHost {
     }
   }
 
-  /** The session.open job: begins a login for a new device (or takes over a device id again). */
-  async open(job: OpenSessionJob): Promise<void> {
+  /**
+   * Begins a login for a new device (or takes over a device id again) outside the caps: tests and
+   * demos start sessions this way; users go through new-client and `openLogin`.
+   */
+  async open(job: OpenSessionJob, counted = false): Promise<void> {
     if (this.stopped) throw new Error('host is stopping');
     if (this.live.has(job.deviceId)) return;
-    await this.startSession(job.deviceId, job.userId, null, job.pairingNumber ?? null, job.proxy ?? null);
+    await this.startSession(job.deviceId, job.userId, null, job.pairingNumber ?? null, job.proxy ?? null, counted);
+  }
+
+  /**
+   * The session.open job: begins the login new-client recorded, unless this host already runs its
+   * maximum of unsaved logins ('full': another host should take it) or the login is over before any
+   * host took it ('gone': removed, or run out while queued).
+   */
+  async openLogin(job: OpenSessionJob): Promise<'started' | 'full' | 'gone'> {
+    if (this.stopped) throw new Error('host is stopping');
+    if (this.live.has(job.deviceId)) return 'started';
+    if (this.unsavedLogins() + this.reservedLogins >= this.maxPendingLogins) return 'full';
+    this.reservedLogins++;
+    let claimed: { device_id: string }[];
+    try {
+      claimed = await rows<{ device_id: string }>(
+        this.o.db,
+        sql`update whatsapp_logins
+            set worker_id = ${this.workerId}, expires_at = now() + ${this.pendingTtlMs} * interval '1 millisecond'
+            where device_id = ${job.deviceId} and expires_at > now()
+              and (worker_id is null or worker_id = ${this.workerId})
+            returning device_id`,
+      );
+    } finally {
+      this.reservedLogins--;
+    }
+    if (!claimed.length) return 'gone';
+    // no await before the session is in `live`: the next job's cap check sees it
+    await this.open(job, true);
+    return 'started';
+  }
+
+  /** A login no host would take: it stops counting, and the create page hears why. */
+  async refuseLogin(job: OpenSessionJob, message: string): Promise<void> {
+    await this.o.db.execute(sql`delete from whatsapp_logins where device_id = ${job.deviceId}`);
+    await publishToUser(this.o.bus, job.userId, 'error', { deviceId: job.deviceId, message });
+  }
+
+  /**
+   * An unsaved login showed a sign of life: its first code (the browser's countdown starts there)
+   * or the phone's scan. Later QR refreshes do not count, so a page left open cannot keep a browser
+   * alive forever.
+   */
+  private async touch(entry: Live): Promise<void> {
+    if (entry.accountId !== null) return;
+    entry.deadline = Date.now() + this.pendingTtlMs;
+    await this.o.db.execute(sql`
+      update whatsapp_logins set expires_at = now() + ${this.pendingTtlMs} * interval '1 millisecond'
+      where device_id = ${entry.deviceId}`);
   }
 
   // ---- sessions ---------------------------------------------------------------------------
@@ -165,6 +259,7 @@ export class SessionHost {
     accountId: number | null,
     pairingNumber: string | null,
     proxyValue: string | null,
+    counted = false,
   ): Promise<void> {
     const session = this.o.driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue) });
     const entry: Live = {
@@ -181,6 +276,10 @@ export class SessionHost {
       startedAt: Date.now(),
       rebuilds: 0,
       blast: null,
+      sends: null,
+      deadline: Date.now() + this.pendingTtlMs,
+      codeShown: false,
+      counted,
       tools: new Map(),
     };
     this.live.set(deviceId, entry);
@@ -205,14 +304,24 @@ export class SessionHost {
     }
   }
 
-  /** Stops and forgets a session. */
-  private async drop(deviceId: string, opts: { keepStored: boolean; release: boolean }): Promise<void> {
+  /**
+   * Stops and forgets a session. An unsaved login ends with it (it stops counting against its
+   * user and the workers), except when the session is rebuilt in place.
+   */
+  private async drop(
+    deviceId: string,
+    opts: { keepStored: boolean; release: boolean; rebuild?: boolean },
+  ): Promise<void> {
     const entry = this.live.get(deviceId);
     if (!entry) return;
     this.live.delete(deviceId);
     // the message in flight finishes first; a blast still 'sending' resumes wherever the account goes
-    await Promise.all([entry.blast?.stop(), ...[...entry.tools.values()].map((t) => t.stop())]);
+    await Promise.all([entry.blast?.stop(), entry.sends?.stop(), ...[...entry.tools.values()].map((t) => t.stop())]);
     entry.blast = null;
+    entry.sends = null;
+    if (entry.accountId === null && !opts.rebuild) {
+      await this.o.db.execute(sql`delete from whatsapp_logins where device_id = ${deviceId}`).catch(() => {});
+    }
     entry.tools.clear();
     for (const w of entry.qrWaiters) w({ ok: false, error: 'The session was closed.' });
     entry.qrWaiters = [];
@@ -243,6 +352,7 @@ export class SessionHost {
           updated_at = now(),
           status = case when ${idle} then 'idle' else status end
       where id = ${entry.accountId}`);
+    if (idle) await stopSends(this.o.db, entry.accountId);
   }
 
   private async onDriverEvent(entry: Live, event: DriverEvent): Promise<void> {
@@ -253,6 +363,10 @@ export class SessionHost {
       case 'code': {
         if (event.type === 'qr') entry.qr = event.qr;
         else entry.code = event.code;
+        if (!entry.codeShown) {
+          entry.codeShown = true;
+          await this.touch(entry);
+        }
         const data = { deviceId, qr: entry.qr, code: entry.code };
         for (const w of entry.qrWaiters) w({ ok: true, data });
         entry.qrWaiters = [];
@@ -267,6 +381,8 @@ export class SessionHost {
       case 'authenticated':
         entry.qr = null;
         entry.code = null;
+        // scanned: the browser saves as soon as it hears `authenticated`, however late in its countdown
+        await this.touch(entry);
         return;
       case 'ready': {
         entry.info = event.info;
@@ -277,6 +393,7 @@ export class SessionHost {
                 server = ${event.info.server}, serialized = ${event.info.serialized}, updated_at = now()
             where id = ${entry.accountId}`);
         } else {
+          await this.touch(entry);
           // §4 Account creation flow: the browser saves the account when it hears this
           await this.emit(entry, 'authenticated', { deviceId, clientInfo: event.info }, false);
         }
@@ -285,7 +402,12 @@ export class SessionHost {
       case 'state': {
         await this.setState(entry, event.state);
         if (event.state === 'connected') await this.resumeLoops(entry);
-        else await Promise.all([entry.blast?.stop(0), ...[...entry.tools.values()].map((t) => t.stop(0))]);
+        else
+          await Promise.all([
+            entry.blast?.stop(0),
+            entry.sends?.stop(0),
+            ...[...entry.tools.values()].map((t) => t.stop(0)),
+          ]);
         if (event.state === 'suspended' && entry.accountId !== null) {
           const [row] = await rows<{ suspended_count: number }>(
             this.o.db,
@@ -316,11 +438,11 @@ export class SessionHost {
         this.o.log.warn({ deviceId, message: event.message }, 'session broken, rebuilding');
         await this.setState(entry, 'reconnecting...');
         await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
-        const { userId, accountId, rebuilds } = entry;
-        await this.drop(deviceId, { keepStored: true, release: false });
+        const { userId, accountId, rebuilds, counted } = entry;
+        await this.drop(deviceId, { keepStored: true, release: false, rebuild: rebuilds < 5 && !this.stopped });
         if (rebuilds < 5 && !this.stopped) {
           const proxy = accountId === null ? null : await this.proxyOf(accountId);
-          await this.startSession(deviceId, userId, accountId, null, proxy);
+          await this.startSession(deviceId, userId, accountId, null, proxy, counted);
           const next = this.live.get(deviceId);
           if (next) next.rebuilds = rebuilds + 1;
         }
@@ -403,6 +525,13 @@ export class SessionHost {
         return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'sending' } });
       }
       case 'tool': {
+        if (req.args?.kind === 'send') {
+          // the send-message job's nudge: the account's one-off sends go on here (DeviceOp has no
+          // op of their own; a send is one more loop on the account, like a generator)
+          if (entry.accountId === null) return reply({ ok: false, error: 'This account is not saved yet.' });
+          this.sendsOf(entry).start();
+          return reply({ ok: true, data: { deviceId: entry.deviceId } });
+        }
         const kind = req.args?.kind === 'validator' ? 'validator' : 'generator';
         const id = Number(req.args?.id);
         if (!Number.isInteger(id)) return reply({ ok: false, error: 'id is required' });
@@ -418,13 +547,13 @@ export class SessionHost {
         return reply({ ok: true, data: { id, status: 'running' } });
       }
       case 'reconnect': {
-        const { deviceId, userId, accountId } = entry;
+        const { deviceId, userId, accountId, counted } = entry;
         await reply({ ok: true, data: { deviceId } });
         await this.setState(entry, 'reconnecting...');
         await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
-        await this.drop(deviceId, { keepStored: true, release: false });
+        await this.drop(deviceId, { keepStored: true, release: false, rebuild: true });
         const proxy = accountId === null ? null : await this.proxyOf(accountId);
-        await this.startSession(deviceId, userId, accountId, null, proxy);
+        await this.startSession(deviceId, userId, accountId, null, proxy, counted);
         return;
       }
     }
@@ -443,6 +572,19 @@ export class SessionHost {
       { deviceId: entry.deviceId, accountId: entry.accountId as number, session: entry.session },
     );
     return entry.blast;
+  }
+
+  private sendsOf(entry: Live): SendRunner {
+    entry.sends ??= new SendRunner(
+      {
+        db: this.o.db,
+        log: this.o.log,
+        emit: (event, payload) => this.emit(entry, event, payload),
+        secondMs: this.o.blastSecondMs ?? 1000,
+      },
+      { deviceId: entry.deviceId, accountId: entry.accountId as number, session: entry.session },
+    );
+    return entry.sends;
   }
 
   private toolOf(entry: Live, kind: 'generator' | 'validator', id: number): ToolRunner {
@@ -484,6 +626,9 @@ export class SessionHost {
       this.o.log.info({ deviceId: entry.deviceId }, 'resuming blast');
       this.blastOf(entry).start();
     }
+    if (!row?.suspended && !entry.sends?.active && (await hasUnfinishedSend(this.o.db, entry.accountId))) {
+      this.sendsOf(entry).start();
+    }
     const tools = await rows<{ kind: 'generator' | 'validator'; id: number }>(
       this.o.db,
       sql`select 'generator' as kind, id from generators where whatsapp_id = ${entry.accountId} and status = 'generating'
@@ -509,6 +654,7 @@ export class SessionHost {
   /** Renews the leases of the accounts held here and lets go of any another host took over. */
   async renew(): Promise<void> {
     if (this.stopped) return;
+    await this.heartbeat();
     const held = [...this.live.values()].filter((l) => l.accountId !== null);
     if (held.length) {
       const ids = held.map((l) => l.accountId as number);
@@ -526,13 +672,20 @@ export class SessionHost {
         }
       }
     }
-    // logins that were never saved are not kept forever
+    // logins that were never saved end once their code has run out (see touch)
     const now = Date.now();
     for (const l of [...this.live.values()]) {
-      if (l.accountId === null && now - l.startedAt > this.pendingTtlMs) {
-        await this.drop(l.deviceId, { keepStored: false, release: false });
-      }
+      if (l.accountId !== null || now <= l.deadline) continue;
+      // saved a moment ago: the API's adopt is on its way
+      const [saved] = await rows<{ id: number }>(
+        this.o.db,
+        sql`select id from whatsapp_accounts where clientid = ${l.deviceId}`,
+      );
+      if (!saved) await this.drop(l.deviceId, { keepStored: false, release: false });
     }
+    // what hosts that died left behind counts for nobody; these rows only tidy up
+    await this.o.db.execute(sql`delete from whatsapp_logins where expires_at < now()`);
+    await this.o.db.execute(sql`delete from whatsapp_workers where expires_at < now()`);
   }
 
   /** Claims accounts whose lease ran out (their host died) and restores them here. */

@@ -33,6 +33,10 @@ export async function startEngine(opts: {
   exclusive?: boolean;
   /** milliseconds in one second of a blast interval (WA_BLAST_SECOND_MS; tests shorten it) */
   blastSecondMs?: number;
+  /** how long an unsaved login lives past its code or scan (WA_LOGIN_TTL_MS; 120 s) */
+  pendingTtlMs?: number;
+  /** unsaved logins this worker runs at once (WA_WORKER_MAX_LOGINS; 20) */
+  maxPendingLogins?: number;
 }): Promise<Engine> {
   const store = new DbSessionStore(opts.db);
   const driver = await createDriver(opts.config, store);
@@ -47,6 +51,8 @@ export async function startEngine(opts: {
     exclusive: opts.exclusive,
     dataDir: opts.config.dataDir,
     blastSecondMs: opts.blastSecondMs ?? envMs('WA_BLAST_SECOND_MS'),
+    pendingTtlMs: opts.pendingTtlMs ?? envMs('WA_LOGIN_TTL_MS'),
+    maxPendingLogins: opts.maxPendingLogins ?? envCount('WA_WORKER_MAX_LOGINS'),
   });
   const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
   await host.start();
@@ -60,6 +66,11 @@ export async function startEngine(opts: {
       await driver.close();
     },
   };
+}
+
+function envCount(name: string): number | undefined {
+  const n = envMs(name);
+  return n === undefined ? undefined : Math.floor(n);
 }
 
 function envMs(name: string): number | undefined {

@@ -1,8 +1,11 @@
 import type { Db } from '@wa/server/db/client';
+import { OPEN_SESSION_JOB, type OpenSessionJob, SEND_MESSAGE_JOB, type SendMessageJob } from '@wa/server/jobs/names';
 import type { JobQueue } from '@wa/server/jobs/queue';
 import type { Logger } from '@wa/server/logger';
 import type { EventBus } from '@wa/server/realtime/bus';
-import { OPEN_SESSION_JOB, type OpenSessionJob, type SessionHost } from '../engine/host';
+import type { SessionHost } from '../engine/host';
+import { handleOpenSession } from './open-session.job';
+import { handleSendMessage } from './send-message.job';
 
 export interface JobContext {
   db: Db;
@@ -13,6 +16,7 @@ export interface JobContext {
 
 /** Registers every job handler of the product on a queue and returns their names. */
 export function registerJobs(queue: JobQueue, ctx: JobContext): string[] {
-  queue.register<OpenSessionJob>(OPEN_SESSION_JOB, (job) => ctx.host.open(job));
-  return [OPEN_SESSION_JOB];
+  queue.register<OpenSessionJob>(OPEN_SESSION_JOB, (job) => handleOpenSession(queue, ctx.host, job));
+  queue.register<SendMessageJob>(SEND_MESSAGE_JOB, (job) => handleSendMessage(ctx, job));
+  return [OPEN_SESSION_JOB, SEND_MESSAGE_JOB];
 }

@@ -60,3 +60,71 @@ export const whatsappSessions = pgTable('whatsapp_sessions', {
   data: bytea('data').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Logins in progress (new-client until save, remove-client or expiry), one row per device id. The
+ * API counts them per user and against the workers' capacity, so every API replica sees the same
+ * numbers; the worker that runs a login keeps `expires_at` moving while the login shows signs of
+ * life, and a row past `expires_at` counts for nobody whatever happened to its worker.
+ */
+export const whatsappLogins = pgTable(
+  'whatsapp_logins',
+  {
+    deviceId: text('device_id').primaryKey(),
+    /** whose account the login becomes */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** who opened it: the per-user cap counts this user's logins */
+    requestedBy: integer('requested_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** the proxy chosen at new-client; its use is counted when the account is saved */
+    proxyId: integer('proxy_id').references(() => proxies.id, { onDelete: 'set null' }),
+    /** the worker running it, once one took the job */
+    workerId: text('worker_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('whatsapp_logins_requester_idx').on(t.requestedBy, t.expiresAt),
+    index('whatsapp_logins_expires_idx').on(t.expiresAt),
+    index('whatsapp_logins_proxy_idx').on(t.proxyId),
+  ],
+);
+
+/**
+ * The live workers and how many unsaved logins each may run, renewed with their leases: the API
+ * refuses a login up front when every worker is full rather than queueing a job nobody takes.
+ */
+export const whatsappWorkers = pgTable('whatsapp_workers', {
+  workerId: text('worker_id').primaryKey(),
+  maxLogins: integer('max_logins').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * One-off sends of the blaster form (send-message/1): the receivers in order and how far the
+ * account's holder got. `position` moves before each message leaves, so a send that a dying worker
+ * leaves behind goes on after the last receiver it started and never messages anyone twice.
+ */
+export const whatsappSends = pgTable(
+  'whatsapp_sends',
+  {
+    id: text('id').primaryKey(),
+    whatsappId: integer('whatsapp_id')
+      .notNull()
+      .references(() => whatsappAccounts.id, { onDelete: 'cascade' }),
+    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    message: text('message').notNull(),
+    receivers: text('receivers').array().notNull(),
+    position: integer('position').notNull().default(0),
+    countSuccess: integer('count_success').notNull().default(0),
+    countFail: integer('count_fail').notNull().default(0),
+    /** sending, done, or stopped (the account left connected before it was through) */
+    status: text('status').notNull().default('sending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('whatsapp_sends_account_idx').on(t.whatsappId, t.status, t.createdAt)],
+);

@@ -1,4 +1,4 @@
-import type { ActiveStatus, PhoneNumberDto } from '@wa/shared';
+import type { ActiveStatus, PhoneNumberDto, ReceiverDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/client';
 
@@ -159,6 +159,25 @@ export class PhoneNumbersRepo {
   async delete(id: number): Promise<boolean> {
     const r = await rows<{ id: number }>(this.db, sql`delete from phone_numbers where id = ${id} returning id`);
     return r.length > 0;
+  }
+
+  /**
+   * Active numbers least recently sent first: never sent (in id order, off the blast's partial
+   * index) before the longest ago. The blaster form offers these and a one-off send's 'All' takes
+   * them, so both mean the same numbers. The second half only runs when the first runs short.
+   */
+  async receivers(opts: { search?: string; limit: number }): Promise<ReceiverDto[]> {
+    const match = opts.search ? phoneSearch(opts.search) : sql`true`;
+    const list = await rows<ReceiverDto>(
+      this.db,
+      sql`(select id, number, name from phone_numbers
+           where status = 'active' and last_sent is null and ${match} order by id limit ${opts.limit})
+          union all
+          (select id, number, name from phone_numbers
+           where status = 'active' and last_sent is not null and ${match} order by last_sent, id limit ${opts.limit})
+          limit ${opts.limit}`,
+    );
+    return list.map((r) => ({ id: r.id, number: r.number, name: r.name }));
   }
 
   /** Numbers sent to at least once, and active numbers never sent to (the blast's targets). */

@@ -1,4 +1,4 @@
-import { idParam, PHONE_EXPORT, pageQuery } from '@wa/shared';
+import { idParam, PHONE_EXPORT, pageQuery, receiversQuery } from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireRoles } from '../../http/auth';
@@ -11,9 +11,13 @@ const exportQuery = z.object({
   format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('csv'),
 });
 
-/** §7 Phone numbers: /api/admin/phonenumber/… (admin and dev). */
+/** §7 Phone numbers: /api/admin/phonenumber/… (admin and dev; the blaster's receivers also members). */
 export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
   const r = Router();
+  // the blaster form's receiver choices: every role that may use send-message/1
+  r.get('/receivers', requireRoles('member', 'admin', 'dev'), async (req, res) => {
+    res.json(await phones.receivers(parse(receiversQuery, req.query)));
+  });
   r.use(requireRoles('admin', 'dev'));
 
   // every number, streamed (the blaster's receiver list; a million rows never sit in memory)

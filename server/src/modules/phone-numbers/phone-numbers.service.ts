@@ -3,6 +3,7 @@ import {
   normalizePhone,
   PAGE_SIZE,
   type PhoneNumberDto,
+  type ReceiverDto,
   savePhoneNumberBody,
   updatePhoneNumberBody,
 } from '@wa/shared';
@@ -99,6 +100,15 @@ export class PhoneNumbersService {
   async remove(id: number) {
     if (!(await this.repo.delete(id))) throw notFound('Phone number not found');
     return { id, msg: 'Nomor berhasil dihapus.' };
+  }
+
+  /**
+   * GET receivers (member, admin, dev): the active numbers the blaster form may send to, searchable
+   * and capped. Only id, number and name: a member needs those to pick and to fill {name}, not the
+   * list's counts, dates or the inactive numbers.
+   */
+  async receivers(q: { search?: string; limit: number }): Promise<{ list: ReceiverDto[] }> {
+    return { list: await this.repo.receivers({ search: q.search || undefined, limit: q.limit }) };
   }
 
   countBlast() {

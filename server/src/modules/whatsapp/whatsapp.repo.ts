@@ -84,6 +84,9 @@ function whereOf(f: ListFilter): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
+/** The advisory lock of new-client's cap checks (see lockLogins). */
+export const LOGIN_LOCK = 727_274_201;
+
 /** SQL for WhatsApp accounts; nothing else. */
 export class WhatsappRepo {
   constructor(private readonly db: Db) {}
@@ -143,15 +146,131 @@ export class WhatsappRepo {
     return { connectedCount: Number(r?.connected ?? 0), disconnectedCount: Number(r?.disconnected ?? 0) };
   }
 
-  /** Takes the least used active proxy and counts one more use of it (§7 new-client). */
-  async takeProxy(): Promise<{ id: number; value: string } | null> {
+  /**
+   * new-client transactions take this lock, so the per-user and per-worker counts they check cannot
+   * both pass for two logins racing on different API replicas.
+   */
+  async lockLogins(): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(${LOGIN_LOCK})`);
+  }
+
+  /** Unsaved logins that `requestedBy` opened and that have not run out. */
+  async pendingLogins(requestedBy: number): Promise<number> {
+    const [r] = await rows<{ n: number }>(
+      this.db,
+      sql`select count(*)::int as n from whatsapp_logins where requested_by = ${requestedBy} and expires_at > now()`,
+    );
+    return Number(r?.n ?? 0);
+  }
+
+  /** How many unsaved logins the live workers may run together, and how many run or wait now. */
+  async loginCapacity(): Promise<{ capacity: number; pending: number }> {
+    const [r] = await rows<{ capacity: number; pending: number }>(
+      this.db,
+      sql`select (select coalesce(sum(max_logins), 0)::int from whatsapp_workers where expires_at > now()) as capacity,
+                 (select count(*)::int from whatsapp_logins where expires_at > now()) as pending`,
+    );
+    return { capacity: Number(r?.capacity ?? 0), pending: Number(r?.pending ?? 0) };
+  }
+
+  /**
+   * The least used active proxy (§7 new-client), counting the logins that hold it unsaved: its use
+   * is only counted at save, so without them every login at once would get the same proxy.
+   */
+  async leastUsedProxy(): Promise<{ id: number; value: string } | null> {
     const [p] = await rows<{ id: number; value: string }>(
       this.db,
-      sql`update proxies set count_use = count_use + 1
-          where id = (select id from proxies where status = 'active' order by count_use, id limit 1 for update skip locked)
-          returning id, value`,
+      sql`select p.id, p.value from proxies p
+          where p.status = 'active'
+          order by p.count_use + (select count(*) from whatsapp_logins l where l.proxy_id = p.id and l.expires_at > now()), p.id
+          limit 1`,
     );
     return p ?? null;
+  }
+
+  /** Records a login in progress; false when the device id is taken already. */
+  async insertLogin(l: {
+    deviceId: string;
+    userId: number;
+    requestedBy: number;
+    proxyId: number | null;
+    ttlMs: number;
+  }): Promise<boolean> {
+    const r = await rows<{ device_id: string }>(
+      this.db,
+      sql`insert into whatsapp_logins (device_id, user_id, requested_by, proxy_id, expires_at)
+          values (${l.deviceId}, ${l.userId}, ${l.requestedBy}, ${l.proxyId}, now() + ${l.ttlMs} * interval '1 millisecond')
+          on conflict (device_id) do nothing returning device_id`,
+    );
+    return r.length > 0;
+  }
+
+  /** A login in progress, expired or not (its worker decides whether it still runs). */
+  async loginOf(deviceId: string): Promise<{ userId: number; requestedBy: number; proxyId: number | null } | null> {
+    const [r] = await rows<{ user_id: number; requested_by: number; proxy_id: number | null }>(
+      this.db,
+      sql`select user_id, requested_by, proxy_id from whatsapp_logins where device_id = ${deviceId}`,
+    );
+    return r ? { userId: r.user_id, requestedBy: r.requested_by, proxyId: r.proxy_id } : null;
+  }
+
+  /** Ends a login in progress; returns it when this call ended it (one save wins). */
+  async takeLogin(deviceId: string): Promise<{ proxyId: number | null } | null> {
+    const [r] = await rows<{ proxy_id: number | null }>(
+      this.db,
+      sql`delete from whatsapp_logins where device_id = ${deviceId} returning proxy_id`,
+    );
+    return r ? { proxyId: r.proxy_id } : null;
+  }
+
+  /** Counts one more account on the proxy (at save: a login dropped unsaved never counts). */
+  async countProxyUse(proxyId: number): Promise<void> {
+    await this.db.execute(sql`update proxies set count_use = count_use + 1, updated_at = now() where id = ${proxyId}`);
+  }
+
+  /** Locks the account's row for the rest of the transaction. */
+  async lockAccount(id: number): Promise<void> {
+    await this.db.execute(sql`select id from whatsapp_accounts where id = ${id} for update`);
+  }
+
+  /** Which of `numbers` are active target numbers. */
+  async activeTargets(numbers: string[]): Promise<Set<string>> {
+    if (!numbers.length) return new Set();
+    const found = await rows<{ number: string }>(
+      this.db,
+      sql`select number from phone_numbers where status = 'active' and number = any(${sql.param(numbers)}::text[])`,
+    );
+    return new Set(found.map((f) => f.number));
+  }
+
+  /** Receivers of the account's one-off sends that are still to go. */
+  async unsentReceivers(accountId: number): Promise<number> {
+    const [r] = await rows<{ n: number }>(
+      this.db,
+      sql`select coalesce(sum(cardinality(receivers) - position), 0)::int as n
+          from whatsapp_sends where whatsapp_id = ${accountId} and status = 'sending'`,
+    );
+    return Number(r?.n ?? 0);
+  }
+
+  /** Records a one-off send for the account's holder to work through. */
+  async insertSend(s: {
+    id: string;
+    accountId: number;
+    requestedBy: number;
+    message: string;
+    receivers: string[];
+  }): Promise<void> {
+    await this.db.execute(
+      sql`insert into whatsapp_sends (id, whatsapp_id, requested_by, message, receivers)
+          values (${s.id}, ${s.accountId}, ${s.requestedBy}, ${s.message}, ${sql.param(s.receivers)}::text[])
+          on conflict (id) do nothing`,
+    );
+  }
+
+  /** A send whose job could not be queued is not left for a holder to find later. */
+  async stopSend(id: string): Promise<void> {
+    await this.db.execute(sql`update whatsapp_sends set status = 'stopped', updated_at = now() where id = ${id}`);
   }
 
   async proxyValue(id: number): Promise<string | null> {

@@ -27,7 +27,7 @@ export function whatsappRoutes(wa: WhatsappService): Router {
     res.json(await wa.latestMessage(actorOf(req), parse(idParam, req.params.id)));
   });
   r.post('/send-message/1', requireRoles('member', 'dev', 'admin'), async (req, res) => {
-    res.json(await wa.sendMessage(actorOf(req), req.body));
+    res.json(await wa.sends.send(actorOf(req), req.body));
   });
   r.post('/save', anyRole, async (req, res) => {
     res.status(201).json(await wa.save(actorOf(req), req.body));

@@ -5,13 +5,14 @@ import {
   blastBody,
   type CounterUser,
   intervalBody,
+  LOGIN_CAPS,
+  LOGIN_TEXTS,
   newClientBody,
   normalizePhone,
   PAGE_SIZE,
   type Role,
   removeClientBody,
   saveWhatsappBody,
-  sendMessageBody,
   statusBody,
   type WhatsappDto,
 } from '@wa/shared';
@@ -27,6 +28,7 @@ import type { EventBus } from '../../realtime/bus';
 import { publishToAdmins, publishToUser } from '../../realtime/publish';
 import { callDevice, type DeviceReply, NoHolderError } from '../../realtime/rpc';
 import { type ListFilter, WhatsappRepo } from './whatsapp.repo';
+import { OneOffSends } from './whatsapp-send.service';
 
 const PRIVILEGED: Role[] = ['admin', 'dev'];
 const replyError = (r: { ok: false; error: string; status?: number }) => new AppError(r.status ?? 400, r.error);
@@ -36,10 +38,19 @@ const isPrivileged = (a: Actor) => PRIVILEGED.includes(a.role);
 export const QR_TIMEOUT_MS = 120_000;
 /** a reconnect or an account that no worker answers for is at most this long away */
 const HOLDER_TIMEOUT_MS = 5_000;
+/**
+ * A login no worker has started within the QR wait is over (the browser gave up on it); a worker
+ * that starts it sets its own expiry from then on.
+ */
+const UNTAKEN_LOGIN_MS = QR_TIMEOUT_MS;
+const DEVICE_IN_USE = 'This Whatsapp ID is already in use. Reload the page for a new one.';
+const LOGIN_GONE = 'This login is no longer running. Generate a new QR code.';
 
 /** The rules of WhatsApp accounts (§2 WhatsApp accounts, §4, §7 WhatsApp). */
 export class WhatsappService {
   readonly repo: WhatsappRepo;
+  /** send-message/1, the blaster form's one-off sends */
+  readonly sends: OneOffSends;
 
   constructor(
     private readonly db: Db,
@@ -48,6 +59,7 @@ export class WhatsappService {
     private readonly opts: { qrTimeoutMs?: number } = {},
   ) {
     this.repo = new WhatsappRepo(db);
+    this.sends = new OneOffSends(db, queue);
   }
 
   /** The account, when the actor may see it (its owner, or admin and dev). */
@@ -64,20 +76,47 @@ export class WhatsappService {
     return userId;
   }
 
-  /** POST new-client: starts a login on a worker with the least used active proxy. */
+  /**
+   * POST new-client: starts a login on a worker with the least used active proxy. Every login in
+   * progress is a browser on a worker, so a user may have LOGIN_CAPS[role] unsaved at once and the
+   * live workers together their `max_logins`; past either the answer is 429 and no job is queued.
+   * The counts come from whatsapp_logins, which every API replica reads, under one advisory lock.
+   */
   async newClient(actor: Actor, body: unknown): Promise<{ proxyId: number | null; deviceId: string }> {
     const b = parse(newClientBody, body);
     const userId = this.ownerFor(actor, b.userId);
-    if (await this.repo.byClientId(b.deviceId))
-      throw badRequest('This Whatsapp ID is already in use. Reload the page for a new one.');
-    const proxy = await this.repo.takeProxy();
+    if (await this.repo.byClientId(b.deviceId)) throw badRequest(DEVICE_IN_USE);
+    const proxy = await this.db.transaction(async (tx) => {
+      const repo = new WhatsappRepo(tx as unknown as Db);
+      await repo.lockLogins();
+      const cap = LOGIN_CAPS[actor.role];
+      if ((await repo.pendingLogins(actor.id)) >= cap) throw new AppError(429, LOGIN_TEXTS.userCap(cap));
+      const { capacity, pending } = await repo.loginCapacity();
+      if (capacity === 0) throw new AppError(503, LOGIN_TEXTS.noWorker);
+      if (pending >= capacity) throw new AppError(429, LOGIN_TEXTS.workersBusy);
+      const chosen = await repo.leastUsedProxy();
+      const inserted = await repo.insertLogin({
+        deviceId: b.deviceId,
+        userId,
+        requestedBy: actor.id,
+        proxyId: chosen?.id ?? null,
+        ttlMs: UNTAKEN_LOGIN_MS,
+      });
+      if (!inserted) throw badRequest(DEVICE_IN_USE);
+      return chosen;
+    });
     const job: OpenSessionJob = {
       deviceId: b.deviceId,
       userId,
       pairingNumber: b.phoneNumber ?? null,
       proxy: proxy?.value ?? null,
     };
-    await this.queue.add(OPEN_SESSION_JOB, job, { jobId: b.deviceId });
+    try {
+      await this.queue.add(OPEN_SESSION_JOB, job, { jobId: b.deviceId });
+    } catch (err) {
+      await this.repo.takeLogin(b.deviceId);
+      throw err;
+    }
     return { proxyId: proxy?.id ?? null, deviceId: b.deviceId };
   }
 
@@ -137,32 +176,43 @@ export class WhatsappService {
     }
   }
 
-  /** POST remove-client: stops a login (or a live session) on its worker. */
+  /** POST remove-client: stops a login (or a live session) on its worker; the login stops counting. */
   async removeClient(actor: Actor, body: unknown): Promise<{ deviceId: string; removed: boolean }> {
     const { deviceId } = parse(removeClientBody, body);
     await this.assertDeviceAccess(actor, deviceId);
+    const login = await this.repo.loginOf(deviceId);
+    if (login && !isPrivileged(actor) && login.userId !== actor.id && login.requestedBy !== actor.id) throw forbidden();
+    let removed = true;
     try {
       const r = await this.ask(actor, deviceId, 'remove', {}, { timeoutMs: 2000 });
       if (!r.ok) throw replyError(r);
-      return { deviceId, removed: true };
     } catch (err) {
-      if (err instanceof NoHolderError) return { deviceId, removed: false };
-      throw err;
+      if (!(err instanceof NoHolderError)) throw err;
+      removed = false;
     }
+    // also when no worker runs it (yet): a job that starts later finds no login and does nothing
+    if (login) await this.repo.takeLogin(deviceId);
+    return { deviceId, removed };
   }
 
-  /** POST save: records the account the browser heard `authenticated` for, and hands it to its worker. */
+  /**
+   * POST save: records the account the browser heard `authenticated` for, and hands it to its
+   * worker. The login ends here (it no longer counts) and its proxy, the one new-client chose,
+   * counts one more use, in the same transaction as the account.
+   */
   async save(actor: Actor, body: unknown): Promise<{ whatsapp: WhatsappDto }> {
     if (!body || typeof body !== 'object' || !Object.keys(body).length) throw badRequest('No Data');
     const b = parse(saveWhatsappBody, body);
-    const userId = this.ownerFor(actor, b.user_id);
     if (await this.repo.byClientId(b.clientid)) throw badRequest('This WhatsApp account is already saved.');
+    const login = await this.repo.loginOf(b.clientid);
+    if (!login) throw badRequest(LOGIN_GONE);
+    const userId = this.ownerFor(actor, b.user_id ?? login.userId);
     // the holder knows the account that really logged in; a browser cannot claim another one
     let state: DeviceReply;
     try {
       state = await this.ask(actor, b.clientid, 'state', {}, { timeoutMs: HOLDER_TIMEOUT_MS, retry: true });
     } catch (err) {
-      if (err instanceof NoHolderError) throw badRequest('This login is no longer running. Generate a new QR code.');
+      if (err instanceof NoHolderError) throw badRequest(LOGIN_GONE);
       throw err;
     }
     if (!state.ok) throw replyError(state);
@@ -180,20 +230,26 @@ export class WhatsappService {
       pushname: info.pushname ?? b.pushname ?? null,
       server: info.server ?? b.server ?? null,
       serialized: info.serialized ?? b.serialized ?? null,
-      proxyId: b.proxyId ?? null,
     };
-    let acc: WhatsappDto;
+    let old: WhatsappDto | null = null;
     if (b.reconnect !== undefined) {
-      const old = await this.repo.byId(b.reconnect);
+      old = await this.repo.byId(b.reconnect);
       if (!old) throw notFound('WhatsApp account not found.');
       if (old.userId !== userId && !isPrivileged(actor)) throw forbidden();
       // the old device's session is over: its holder lets it go and its stored session is deleted
       await callDevice(this.bus, old.clientid, 'remove', { privileged: true }, { timeoutMs: 1000 }).catch(() => {});
       await this.db.execute(sql`delete from whatsapp_sessions where session_id = ${old.clientid}`);
-      acc = await this.repo.reconnectTo(old.id, fields);
-    } else {
-      acc = await this.repo.insert({ ...fields, userId, interval: await this.repo.userInterval(userId) });
     }
+    const acc = await this.db.transaction(async (tx) => {
+      const repo = new WhatsappRepo(tx as unknown as Db);
+      const taken = await repo.takeLogin(b.clientid);
+      if (!taken) throw badRequest('This WhatsApp account is already saved.');
+      const saved = old
+        ? await repo.reconnectTo(old.id, { ...fields, proxyId: taken.proxyId })
+        : await repo.insert({ ...fields, proxyId: taken.proxyId, userId, interval: await repo.userInterval(userId) });
+      if (taken.proxyId !== null) await repo.countProxyUse(taken.proxyId);
+      return saved;
+    });
     const adopted = await this.ask(
       actor,
       b.clientid,
@@ -329,6 +385,8 @@ export class WhatsappService {
     if (acc.suspended || acc.state === 'suspended') throw conflict(`${name} is suspended`);
     if (acc.state !== 'connected') throw conflict(`${name} is ${acc.state ?? 'unknown'}`);
     if (acc.status === 'sending') throw conflict('Sedang mengirim');
+    // one-off sends of the blaster form pace this account already; a blast waits until they are through
+    if ((await this.repo.unsentReceivers(acc.id)) > 0) throw conflict('Sedang mengirim');
     const [template] = await rows<{ id: number }>(
       this.db,
       sql`select id from message_templates where status = 'active' limit 1`,
@@ -383,46 +441,6 @@ export class WhatsappService {
     if (!acc) throw notFound('WhatsApp account not found.');
     if (acc.userId !== actor.id && actor.role !== 'dev') throw forbidden();
     return acc;
-  }
-
-  /** POST send-message/1: the blaster form's one-off send from a connected sender. */
-  async sendMessage(actor: Actor, body: unknown) {
-    const b = parse(sendMessageBody, body);
-    const senderNumber = normalizePhone(b.senders) ?? b.senders;
-    const sender = await this.repo.byPhone(senderNumber, isPrivileged(actor) ? undefined : actor.id);
-    if (!sender) throw notFound(`${b.senders} is not one of your WhatsApp accounts`);
-    if (sender.state !== 'connected') {
-      throw badRequest(`${sender.phonenumber ?? b.senders} is ${sender.state ?? 'unknown'}`);
-    }
-    const targets = [
-      ...new Set(
-        b.targets
-          .split(/[\s,;]+/)
-          .map((t) => normalizePhone(t))
-          .filter((t): t is string => !!t),
-      ),
-    ];
-    if (!targets.length) throw badRequest('Receivers are required.');
-    if (targets.length > 1000) throw badRequest('At most 1000 receivers per message.');
-    const sent: string[] = [];
-    const failed: { target: string; error: string }[] = [];
-    for (const to of targets) {
-      try {
-        const r = await callDevice(
-          this.bus,
-          sender.clientid,
-          'send',
-          { to, text: b.message, privileged: true },
-          { timeoutMs: 60_000 },
-        );
-        if (r.ok) sent.push(to);
-        else failed.push({ target: to, error: r.error });
-      } catch (err) {
-        if (err instanceof NoHolderError) throw badRequest(`${sender.phonenumber} is disconnected`);
-        throw err;
-      }
-    }
-    return { msg: 'Pesan blaster berhasil dikirim ke target.', sent, failed };
   }
 
   async latestMessage(actor: Actor, id: number) {

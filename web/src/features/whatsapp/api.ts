@@ -1,4 +1,10 @@
-import { type PhoneNumberDto, QR_REQUEST_TIMEOUT_MS, WHATSAPP_FILTERS, type WhatsappDto } from '@wa/shared';
+import {
+  QR_REQUEST_TIMEOUT_MS,
+  type ReceiverDto,
+  type SendMessageResult,
+  WHATSAPP_FILTERS,
+  type WhatsappDto,
+} from '@wa/shared';
 import { ApiCallError, call } from '../../api/client';
 import type { PagedResult } from '../../lib/use-list-page';
 
@@ -29,12 +35,6 @@ export interface SaveBody extends Partial<ClientInfo> {
   proxyId?: number | null;
   user_id?: number;
   reconnect?: number;
-}
-
-export interface SendResult {
-  msg: string;
-  sent: string[];
-  failed: { target: string; error: string }[];
 }
 
 /** Rejects with 'Request timed out' (§8) when `p` has not settled after `ms`. */
@@ -122,14 +122,19 @@ export const whatsappApi = {
       body,
       fallback: action === 'start' ? 'Error starting blast' : 'Error stopping blast',
     }),
+  /** queues the blaster form's one-off send; it answers once queued, the holder sends paced */
   send: (body: { senders: string; targets: string; message: string }) =>
-    call<SendResult>('/admin/whatsapp/send-message/1', { method: 'POST', body, fallback: 'Error sending message' }),
+    call<SendMessageResult>('/admin/whatsapp/send-message/1', {
+      method: 'POST',
+      body,
+      fallback: 'Error sending message',
+    }),
 };
 
-/** Active target numbers for the blaster's receiver list (admin and dev only: the route is theirs). */
+/** The blaster's receiver choices: active target numbers, least recently sent first (member, admin, dev). */
 export const receiversApi = {
-  page: (page: number) =>
-    call<PagedResult<PhoneNumberDto>>(`/admin/phonenumber/list-per-page?page=${page}`, {
+  list: (search: string) =>
+    call<{ list: ReceiverDto[] }>(`/admin/phonenumber/receivers?${qs({ search: search.trim() || undefined })}`, {
       fallback: 'Error fetching Phone Number list',
     }),
 };

@@ -1,6 +1,14 @@
-import { normalizePhone, normalizeRole, type WhatsappDto } from '@wa/shared';
+import {
+  ALL_RECEIVERS,
+  normalizePhone,
+  normalizeRole,
+  REFRESH_DELAY_MS,
+  SEND_CAPS,
+  SEND_TEXTS,
+  type WhatsappDto,
+} from '@wa/shared';
 import { Loader2, Plus, Send } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -9,8 +17,9 @@ import { useAuth } from '../auth/auth-context';
 import { receiversApi, whatsappApi } from './api';
 import { type Notice, NoticeDialog } from './dialogs';
 
-/** §9: the selectors load after a 1 s delay. */
+/** §9: the selectors load after a 1 s delay, and a search waits 1 s after the last key. */
 const SELECTOR_LOAD_DELAY_MS = 1_000;
+const SEARCH_DELAY_MS = REFRESH_DELAY_MS;
 
 interface Receiver {
   number: string;
@@ -37,26 +46,30 @@ export function parseNumbers(typed: string): { valid: string[]; invalid: string[
 }
 
 /**
- * The blaster form (§2 Blaster form, §8 Dialogs): one connected sender of the user's own, a message,
- * and the receivers. Admin and dev pick from the active target numbers (the phone-number list is
- * theirs only); everyone can add numbers by hand, and 'All' selects every listed number.
+ * The blaster form (§2 Blaster form, §8 Dialogs): one connected sender, a message, and the
+ * receivers: the active target numbers (searchable, least recently sent first) and 'All'. A member
+ * may send to those only, at most 100 at once ('All' being the 100 least recently sent); admin and
+ * dev may also type any number. The server queues the sends and answers at once ('Terkirim!'); the
+ * sender's worker sends them paced by the account's interval.
  */
 export function BlasterForm({ anySender = false }: { anySender?: boolean } = {}) {
   const { user } = useAuth();
   const role = normalizeRole(user?.role);
   const privileged = role === 'admin' || role === 'dev';
+  const cap = role ? SEND_CAPS[role] : 0;
   const ids = useId();
   const [senders, setSenders] = useState<WhatsappDto[] | null>(null);
   const [sender, setSender] = useState('');
   const [message, setMessage] = useState('');
-  const [receivers, setReceivers] = useState<Receiver[]>([]);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  /** the numbers the search offers (null while the first list loads) */
+  const [options, setOptions] = useState<Receiver[] | null>(null);
+  /** the numbers chosen, kept across searches, in the order they were chosen */
+  const [picked, setPicked] = useState<Map<string, Receiver>>(new Map());
+  const [all, setAll] = useState(false);
+  const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [numbersPage, setNumbersPage] = useState(0);
-  const [numbersPages, setNumbersPages] = useState(0);
-  const [loadingNumbers, setLoadingNumbers] = useState(false);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
 
@@ -80,36 +93,46 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
     };
   }, [userId, anySender]);
 
-  const addReceivers = (list: Receiver[], select: boolean) => {
-    setReceivers((rs) => {
-      const have = new Set(rs.map((r) => r.number));
-      return [...rs, ...list.filter((r) => !have.has(r.number))];
-    });
-    if (select) setSelected((s) => new Set([...s, ...list.map((r) => r.number)]));
-  };
-
-  const loadNumbers = async (page: number) => {
-    setLoadingNumbers(true);
-    try {
-      const res = await receiversApi.page(page);
-      addReceivers(
-        res.data.filter((p) => p.status === 'active').map((p) => ({ number: p.number, name: p.name })),
-        false,
-      );
-      setNumbersPage(page);
-      setNumbersPages(res.meta.totalPages);
-    } catch (err) {
-      setLoadError(err instanceof ApiCallError ? err.message : 'Error fetching Phone Number list');
-    } finally {
-      setLoadingNumbers(false);
-    }
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the first page loads once, after the selector delay
+  // the first list after the selector delay, then after each pause in the search box
+  const firstLoad = useRef(true);
   useEffect(() => {
-    if (!privileged) return;
-    const t = setTimeout(() => void loadNumbers(1), SELECTOR_LOAD_DELAY_MS);
-    return () => clearTimeout(t);
-  }, [privileged]);
+    if (!userId) return;
+    let live = true;
+    const t = setTimeout(
+      () => {
+        firstLoad.current = false;
+        receiversApi
+          .list(search)
+          .then((r) => {
+            if (live) setOptions(r.list.map((p) => ({ number: p.number, name: p.name })));
+          })
+          .catch((err) => {
+            if (!live) return;
+            setOptions([]);
+            setLoadError(err instanceof ApiCallError ? err.message : 'Error fetching Phone Number list');
+          });
+      },
+      firstLoad.current ? SELECTOR_LOAD_DELAY_MS : SEARCH_DELAY_MS,
+    );
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [userId, search]);
+
+  const pick = (list: Receiver[]) =>
+    setPicked((m) => {
+      const next = new Map(m);
+      for (const r of list) next.set(r.number, r);
+      return next;
+    });
+  const toggle = (r: Receiver) =>
+    setPicked((m) => {
+      const next = new Map(m);
+      if (next.has(r.number)) next.delete(r.number);
+      else next.set(r.number, r);
+      return next;
+    });
 
   const addTyped = () => {
     const { valid, invalid } = parseNumbers(typed);
@@ -118,10 +141,7 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
       return;
     }
     if (!valid.length) return;
-    addReceivers(
-      valid.map((number) => ({ number })),
-      true,
-    );
+    pick(valid.map((number) => ({ number })));
     setTyped('');
     setErrors((e) => ({ ...e, receivers: undefined }));
   };
@@ -132,41 +152,28 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
     }
   };
 
-  const allSelected = receivers.length > 0 && receivers.every((r) => selected.has(r.number));
-  const toggleAll = () => setSelected(allSelected ? new Set() : new Set(receivers.map((r) => r.number)));
-  const toggle = (n: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(n)) next.delete(n);
-      else next.add(n);
-      return next;
-    });
+  // what was chosen stays in view whatever the search shows
+  const shown: Receiver[] = [...picked.values()];
+  for (const r of options ?? []) if (!picked.has(r.number)) shown.push(r);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const next: Partial<Record<Field, string>> = {};
     if (!sender) next.sender = 'Sender is required.';
     if (!message.trim()) next.message = 'Message is required.';
-    if (selected.size === 0) next.receivers = 'Receivers are required.';
+    if (!all && picked.size === 0) next.receivers = 'Receivers are required.';
+    else if (!all && picked.size > cap)
+      next.receivers = role === 'member' ? SEND_TEXTS.memberCap(cap) : SEND_TEXTS.cap(cap);
     setErrors(next);
     if (Object.keys(next).length) return;
     setSending(true);
     try {
-      const res = await whatsappApi.send({
+      await whatsappApi.send({
         senders: sender,
-        targets: receivers
-          .filter((r) => selected.has(r.number))
-          .map((r) => r.number)
-          .join(','),
+        targets: [...(all ? [ALL_RECEIVERS] : []), ...picked.keys()].join(','),
         message,
       });
-      const failed = res.failed?.length ?? 0;
-      setNotice({
-        tone: 'success',
-        title: 'Terkirim!',
-        text: `Pesan blaster berhasil dikirim ke target.${failed ? ` Gagal terkirim ke ${failed} nomor.` : ''}`,
-        button: 'Cool',
-      });
+      setNotice({ tone: 'success', title: 'Terkirim!', text: SEND_TEXTS.queued, button: 'Cool' });
     } catch (err) {
       setNotice({
         tone: 'error',
@@ -243,74 +250,79 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
 
         <fieldset>
           <legend className={labelClass}>Choose Receivers</legend>
-          <div className="flex gap-2">
-            <input
-              name="receiver"
-              aria-label="Tambah nomor penerima"
-              placeholder="6281xxxxxxx, 6282xxxxxxx"
-              inputMode="tel"
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
-              onKeyDown={onTypedKey}
-              className={`${inputClass} min-w-0 flex-1`}
-            />
-            <Button variant="outline" size="sm" onClick={addTyped}>
-              <Plus size={16} /> Tambah
-            </Button>
-          </div>
+          <input
+            type="search"
+            name="receiver-search"
+            aria-label="Cari nomor penerima"
+            placeholder="Cari nomor atau nama"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className={inputClass}
+          />
+          {privileged && (
+            <div className="mt-2 flex gap-2">
+              <input
+                name="receiver"
+                aria-label="Tambah nomor penerima"
+                placeholder="6281xxxxxxx, 6282xxxxxxx"
+                inputMode="tel"
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                onKeyDown={onTypedKey}
+                className={`${inputClass} min-w-0 flex-1`}
+              />
+              <Button variant="outline" size="sm" onClick={addTyped}>
+                <Plus size={16} /> Tambah
+              </Button>
+            </div>
+          )}
           <div
             className="mt-2 max-h-56 overflow-y-auto rounded-lg border border-gray-200 dark:border-gray-700"
             data-testid="receivers"
           >
-            {receivers.length === 0 ? (
-              <p className="p-3 text-sm text-gray-500 dark:text-gray-400">
-                {privileged && (loadingNumbers || (numbersPage === 0 && !loadError))
-                  ? 'Loading...'
-                  : 'Belum ada nomor. Tambahkan nomor penerima di atas.'}
-              </p>
-            ) : (
-              <ul className="divide-y divide-gray-100 text-sm dark:divide-gray-800">
-                <li>
-                  <label className="flex cursor-pointer items-center gap-3 px-3 py-2 font-medium text-gray-800 dark:text-white/90">
+            <ul className="divide-y divide-gray-100 text-sm dark:divide-gray-800">
+              <li>
+                <label className="flex cursor-pointer items-center gap-3 px-3 py-2 font-medium text-gray-800 dark:text-white/90">
+                  <input
+                    type="checkbox"
+                    checked={all}
+                    onChange={(e) => {
+                      setAll(e.target.checked);
+                      setErrors((x) => ({ ...x, receivers: undefined }));
+                    }}
+                    className="h-4 w-4 accent-brand-500"
+                  />
+                  All
+                </label>
+              </li>
+              {shown.map((r) => (
+                <li key={r.number}>
+                  <label className="flex cursor-pointer items-center gap-3 px-3 py-2 text-gray-700 dark:text-gray-300">
                     <input
                       type="checkbox"
-                      checked={allSelected}
-                      onChange={toggleAll}
+                      checked={all || picked.has(r.number)}
+                      disabled={all}
+                      onChange={() => {
+                        toggle(r);
+                        setErrors((x) => ({ ...x, receivers: undefined }));
+                      }}
                       className="h-4 w-4 accent-brand-500"
                     />
-                    All
+                    <span className="font-mono">{r.number}</span>
+                    {r.name && <span className="truncate text-gray-500 dark:text-gray-400">{r.name}</span>}
                   </label>
                 </li>
-                {receivers.map((r) => (
-                  <li key={r.number}>
-                    <label className="flex cursor-pointer items-center gap-3 px-3 py-2 text-gray-700 dark:text-gray-300">
-                      <input
-                        type="checkbox"
-                        checked={selected.has(r.number)}
-                        onChange={() => toggle(r.number)}
-                        className="h-4 w-4 accent-brand-500"
-                      />
-                      <span className="font-mono">{r.number}</span>
-                      {r.name && <span className="truncate text-gray-500 dark:text-gray-400">{r.name}</span>}
-                    </label>
-                  </li>
-                ))}
-              </ul>
+              ))}
+            </ul>
+            {shown.length === 0 && (
+              <p className="p-3 text-sm text-gray-500 dark:text-gray-400">
+                {options === null ? 'Loading...' : search.trim() ? 'Nomor tidak ditemukan.' : 'Belum ada nomor aktif.'}
+              </p>
             )}
           </div>
-          <div className="mt-1.5 flex flex-wrap items-center justify-between gap-2 text-xs text-gray-500 dark:text-gray-400">
-            <span>{selected.size} nomor dipilih</span>
-            {privileged && numbersPage > 0 && numbersPage < numbersPages && (
-              <button
-                type="button"
-                className="text-brand-500 hover:underline disabled:opacity-50"
-                disabled={loadingNumbers}
-                onClick={() => void loadNumbers(numbersPage + 1)}
-              >
-                {loadingNumbers ? 'Loading...' : 'Muat nomor lainnya'}
-              </button>
-            )}
-          </div>
+          <p className="mt-1.5 text-xs text-gray-500 dark:text-gray-400">
+            {all ? `Semua nomor aktif (maks. ${cap})` : `${picked.size} nomor dipilih`}
+          </p>
           {fieldError(errors.receivers)}
         </fieldset>
 

@@ -185,6 +185,8 @@ export function WhatsappCreatePage() {
         if (!mine && !(p.deviceId === undefined && kind in ERROR_PREFIXES)) return;
         const text = String(p.message ?? p.msg ?? p.error ?? 'Error');
         setError(`${ERROR_PREFIXES[kind] ?? ''}${text}`);
+        // this login is over on the server (it did not start, or no worker had room): start afresh
+        if (mine && (phaseRef.current === 'generating' || phaseRef.current === 'showing')) abandon();
         return;
       }
       if (!id || p.deviceId !== id) return;
@@ -198,7 +200,7 @@ export function WhatsappCreatePage() {
         }
       }
     },
-    [showChallenge, save],
+    [showChallenge, save, abandon],
   );
   const live = useLiveEvents(onLive);
 
