@@ -154,7 +154,15 @@ describe('withdraw', () => {
   });
 
   it('staff see the requests without approval buttons or transfer details', async () => {
-    const { context, page } = await visitAs(staff, '/withdraw/requested');
+    const { context, page } = await newPage(browser);
+    await signInAs(context, server, staff);
+    // the page is not only silent about them: the answer it reads does not carry them
+    const answer = page.waitForResponse((r) => r.url().includes('/api/admin/withdraw/histories-per-page'));
+    await page.goto(`${server.url}/withdraw/requested`);
+    const body = await (await answer).text();
+    expect(body).toContain('Wulan');
+    expect(body).not.toContain('8800112233');
+    expect(body).not.toContain('account_');
     const row = page.locator('tbody tr').first();
     await expect.poll(() => row.textContent()).toContain('Wulan Sari');
     expect(await row.textContent()).toContain('Rp 20.000');
@@ -189,5 +197,24 @@ describe('withdraw', () => {
     await expect.poll(() => mine.page.locator('tbody tr').first().textContent()).toContain('accepted');
     await expect.poll(() => mine.page.getByTestId('accepted-value').textContent()).toBe('Rp 20.000');
     await mine.context.close();
+  });
+
+  it('an admin cannot delete a bonus the member has already withdrawn: the text shows and the row stays', async () => {
+    const rina = await server.createUser({ role: 'member', firstname: 'Rina', lastname: 'Wati' });
+    await server.db.execute(sql`insert into bonuses (user_id, admin_id, nominal, reason)
+      values (${rina.id}, ${admin.id}, 10000, 'Bonus Rina')`);
+    await server.db.execute(sql`insert into withdrawals (user_id, nominal, status, account_name, account_bank, account_number)
+      values (${rina.id}, 10000, 'requested', 'Rina Wati', 'BRI', '123')`);
+    const { context, page } = await visitAs(admin, '/bonus');
+    const row = page.locator('tbody tr', { hasText: 'Bonus Rina' });
+    await expect.poll(() => row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Ya, Hapus.' }).click();
+    const refused = 'Bonus tidak dapat dihapus karena saldo member tidak mencukupi (saldo Rp 0, bonus Rp 10.000).';
+    await expect.poll(() => page.getByText(refused).count()).toBe(1);
+    expect(await row.count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.locator('tbody tr', { hasText: 'Bonus Rina' }).count()).toBe(1);
+    await context.close();
   });
 });

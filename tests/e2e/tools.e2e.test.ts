@@ -245,10 +245,11 @@ describe('validator screens', () => {
     });
     await eventually(() => page.getByText('Only .csv and .json files are accepted.').count()).toBe(1);
     const fileName = 'a-rather-long-target-list-for-the-validator.csv';
+    const fileText = ['number,name', ...numbers.map((n, i) => `${n},Target ${i}`)].join('\n');
     await page.setInputFiles('input[name=file]', {
       name: fileName,
       mimeType: 'text/csv',
-      buffer: Buffer.from(['number,name', ...numbers.map((n, i) => `${n},Target ${i}`)].join('\n')),
+      buffer: Buffer.from(fileText),
     });
     await page.fill('input[name=interval_min]', '0');
     await page.fill('input[name=interval_max]', '0');
@@ -271,6 +272,12 @@ describe('validator screens', () => {
     const shown = (await link.textContent()) ?? '';
     expect(shown.length).toBeLessThan(fileName.length);
     expect(shown).toMatch(/^a-rather-.*….*\.csv$/);
+    // the link downloads the upload through the authorised route (the session cookie, no bearer)
+    expect(v?.fileUrl).toBe(`/api/admin/validator/file/${id}`);
+    const [upload] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(upload.suggestedFilename()).toBe(fileName);
+    expect(await csvOf(upload)).toBe(fileText);
+    expect(page.url()).toBe(`${server.url}/validator/list`);
 
     await page.locator('[data-live="on"]').waitFor();
     await row(page, id).getByRole('button', { name: 'Start' }).click();

@@ -454,9 +454,10 @@ describe('withdraw: the lists and figures', () => {
       const ids = res.body.list.map((w: { userId: number }) => w.userId);
       expect(ids).toContain(u.id);
       expect(ids).toContain(v.id);
-      expect(res.body.list[0].User).toMatchObject(BANK);
+      expect(res.body.list[0].User).toMatchObject({ firstname: expect.any(String), lastname: 'Tester' });
     }
     expect((await get('/admin/withdraw/histories', u)).status).toBe(403);
+    expect((await get('/admin/withdraw/histories')).status).toBe(401);
   });
 
   it('histories-per-page: a member only their own whatever user_id says; the handlers all or one user’s', async () => {
@@ -500,6 +501,197 @@ describe('withdraw: the lists and figures', () => {
       expect((await get(`/admin/withdraw/${route}/${u.id}`, staff)).status, route).toBe(403);
       expect((await get(`/admin/withdraw/${route}/abc`, admin)).status, route).toBe(400);
       expect((await get(`/admin/withdraw/${route}/${u.id}`)).status, route).toBe(401);
+    }
+  });
+});
+
+describe('withdraw: the bank details go to admin and the owner only (§2)', () => {
+  type Row = { id: number; userId: number; User: Record<string, unknown> };
+  const ACCOUNT_KEYS = ['account_name', 'account_bank', 'account_number'];
+  const DEV_BANK = { account_name: 'Dewi Dev', account_bank: 'MANDIRI', account_number: '5550001111' };
+  let owner: TestUser;
+  let another: TestUser;
+  let devOwner: TestUser;
+
+  beforeAll(async () => {
+    owner = await memberWith(50_000);
+    another = await createUser(h.database.db, { role: 'member' });
+    await setBank(another, { account_name: 'Orang Lain', account_bank: 'BRI', account_number: '777' });
+    await log(another, { fee: 20_000 });
+    devOwner = await createUser(h.database.db, { role: 'dev' });
+    await setBank(devOwner, DEV_BANK);
+    await log(devOwner, { fee: 20_000 });
+    for (const [x, n] of [
+      [owner, 10_000],
+      [owner, 15_000],
+      [another, 10_000],
+      [devOwner, 10_000],
+    ] as const) {
+      expect((await post('/admin/withdraw/request', x, { nominal: n, userId: x.id })).status).toBe(201);
+    }
+  });
+
+  const hasAccount = (r: Row) => ACCOUNT_KEYS.every((k) => typeof r.User[k] === 'string');
+  const noAccount = (r: Row) => ACCOUNT_KEYS.every((k) => !(k in r.User));
+  /** What each caller must get for a row: admin every row's details, anyone else only their own. */
+  const expectDetails = (x: TestUser, list: Row[]) => {
+    expect(list.length, x.role).toBeGreaterThan(0);
+    for (const r of list) {
+      const shown = x.role === 'admin' || r.userId === x.id;
+      expect(
+        shown ? hasAccount(r) : noAccount(r),
+        `${x.role} ${x.id} row of ${r.userId}: ${JSON.stringify(r.User)}`,
+      ).toBe(true);
+      expect(r.User).toMatchObject({ firstname: expect.any(String), lastname: expect.any(String) });
+    }
+  };
+
+  it('history/{userId}: the details for admin and the owner; dev and staff get the rows without them', async () => {
+    for (const x of [admin, dev, staff, owner]) {
+      const res = await get(`/admin/withdraw/history/${owner.id}`, x);
+      expect(res.status, x.role).toBe(200);
+      expect(res.body.list, x.role).toHaveLength(2);
+      expectDetails(x, res.body.list);
+    }
+    expect((await get(`/admin/withdraw/history/${owner.id}`, admin)).body.list[0].User).toMatchObject(BANK);
+    expect((await get(`/admin/withdraw/history/${owner.id}`, owner)).body.list[0].User).toMatchObject(BANK);
+    const devOwn = await get(`/admin/withdraw/history/${devOwner.id}`, devOwner);
+    expect(devOwn.body.list[0].User).toMatchObject(DEV_BANK);
+    expect((await get(`/admin/withdraw/history/${devOwner.id}`, staff)).body.list.every(noAccount)).toBe(true);
+    const refused = await get(`/admin/withdraw/history/${owner.id}`, another);
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).not.toContain(BANK.account_number);
+    const anon = await get(`/admin/withdraw/history/${owner.id}`);
+    expect(anon.status).toBe(401);
+    expect(JSON.stringify(anon.body)).not.toContain(BANK.account_number);
+  });
+
+  it("histories: every row's details for admin; dev only their own rows', staff none; members and no token refused", async () => {
+    for (const x of [admin, dev, devOwner, staff]) {
+      const res = await get('/admin/withdraw/histories', x);
+      expect(res.status, x.role).toBe(200);
+      expect(res.body.list.some((r: Row) => r.userId === owner.id)).toBe(true);
+      expectDetails(x, res.body.list);
+    }
+    const admins = (await get('/admin/withdraw/histories', admin)).body.list as Row[];
+    expect(admins.find((r) => r.userId === owner.id)?.User).toMatchObject(BANK);
+    expect(admins.find((r) => r.userId === devOwner.id)?.User).toMatchObject(DEV_BANK);
+    const staffs = (await get('/admin/withdraw/histories', staff)).body.list as Row[];
+    expect(JSON.stringify(staffs)).not.toContain(BANK.account_number);
+    for (const x of [owner, another]) expect((await get('/admin/withdraw/histories', x)).status).toBe(403);
+    expect((await get('/admin/withdraw/histories')).status).toBe(401);
+  });
+
+  it('histories-per-page: the same, all or one user’s; a member their own with the details, never another’s', async () => {
+    for (const x of [admin, dev, devOwner, staff]) {
+      for (const q of ['', `&user_id=${owner.id}`, `&user_id=${devOwner.id}`]) {
+        const res = await get(`/admin/withdraw/histories-per-page?page=1${q}`, x);
+        expect(res.status, `${x.role} ${q}`).toBe(200);
+        expectDetails(x, res.body.data);
+      }
+    }
+    for (const x of [owner, another]) {
+      for (const q of ['', `&user_id=${owner.id}`]) {
+        const res = await get(`/admin/withdraw/histories-per-page?page=1${q}`, x);
+        expect(res.status).toBe(200);
+        expect(res.body.data.every((r: Row) => r.userId === x.id)).toBe(true);
+        expectDetails(x, res.body.data);
+      }
+    }
+    const own = await get('/admin/withdraw/histories-per-page?page=1', owner);
+    expect(own.body.data.map((r: Row) => r.User)).toEqual([
+      expect.objectContaining(BANK),
+      expect.objectContaining(BANK),
+    ]);
+    const theirs = await get(`/admin/withdraw/histories-per-page?page=1&user_id=${owner.id}`, another);
+    expect(JSON.stringify(theirs.body)).not.toContain(BANK.account_number);
+    expect((await get('/admin/withdraw/histories-per-page?page=1')).status).toBe(401);
+  });
+
+  it('the request answers its owner with the details, the update answers the admin with them', async () => {
+    const res = await post('/admin/withdraw/request', owner, { nominal: 10_000, userId: owner.id });
+    expect(res.status).toBe(201);
+    expect(res.body.withdraw.User).toMatchObject(BANK);
+    const moved = await put('/admin/withdraw/update', admin, { id: res.body.withdraw.id, status: 'rejected' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.withdraw.User).toMatchObject(BANK);
+  });
+});
+
+describe('bonus: DELETE refuses to take back money already withdrawn', () => {
+  const REFUSED = (balance: string, nominal: string) =>
+    `Bonus tidak dapat dihapus karena saldo member tidak mencukupi (saldo ${balance}, bonus ${nominal}).`;
+  const giveBonus = async (u: TestUser, nominal: number) => {
+    const res = await post('/admin/bonus/create', admin, { userId: u.id, nominal, reason: 'bonus' });
+    expect(res.status).toBe(201);
+    return res.body.bonus.id as number;
+  };
+  const bonusCount = async (id: number) => {
+    const r = await h.database.db.execute(sql`select count(*)::int as n from bonuses where id = ${id}`);
+    return Number((r as unknown as { rows: { n: number }[] }).rows[0].n);
+  };
+
+  it('refuses (409 and a text) when the withdrawn bonus would leave the balance at −10.000, for admin and dev', async () => {
+    const u = await memberWith(0);
+    const id = await giveBonus(u, 10_000);
+    const w = await post('/admin/withdraw/request', u, { nominal: 10_000, userId: u.id });
+    expect(w.status).toBe(201);
+    expect(await balanceOf(u)).toBe(0);
+    for (const x of [admin, dev]) {
+      const res = await del(`/admin/bonus/${id}`, x);
+      expect(res.status, x.role).toBe(409);
+      expect(res.body).toEqual({ msg: REFUSED('Rp 0', 'Rp 10.000') });
+    }
+    // the owner, another member and staff may not delete at all; no token is 401
+    const another = await memberWith(0);
+    for (const x of [u, another, staff]) expect((await del(`/admin/bonus/${id}`, x)).status, x.role).toBe(403);
+    expect((await del(`/admin/bonus/${id}`)).status).toBe(401);
+    expect(await bonusCount(id)).toBe(1);
+    expect(await balanceOf(u)).toBe(0);
+    expect((await get(`/admin/bonus/total/${u.id}`, u)).body.totalBonus).toBe(10_000);
+
+    // once the withdrawal is rejected the money is back and the bonus can go
+    const back = await put('/admin/withdraw/update', admin, { id: w.body.withdraw.id, status: 'rejected' });
+    expect(back.status).toBe(200);
+    const ok = await del(`/admin/bonus/${id}`, admin);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ id, msg: 'Bonus berhasil dihapus.' });
+    expect(await balanceOf(u)).toBe(0);
+  });
+
+  it('refuses a delete one rupiah below 0 and allows one down to exactly 0', async () => {
+    const u = await memberWith(9_999);
+    const big = await giveBonus(u, 10_000);
+    expect((await post('/admin/withdraw/request', u, { nominal: 10_000, userId: u.id })).status).toBe(201);
+    expect(await balanceOf(u)).toBe(9_999);
+    const below = await del(`/admin/bonus/${big}`, dev);
+    expect(below.status).toBe(409);
+    expect(below.body.msg).toBe(REFUSED('Rp 9.999', 'Rp 10.000'));
+    const one = await giveBonus(u, 1);
+    expect((await del(`/admin/bonus/${big}`, dev)).status).toBe(200);
+    expect(await balanceOf(u)).toBe(0);
+    const last = await del(`/admin/bonus/${one}`, admin);
+    expect(last.status).toBe(409);
+    expect(last.body.msg).toBe(REFUSED('Rp 0', 'Rp 1'));
+    expect(await balanceOf(u)).toBe(0);
+  });
+
+  it(`lets either a withdrawal or the bonus delete pass when they race, never both (${testDbKind()})`, async () => {
+    for (let round = 0; round < 8; round++) {
+      // income 10.000 + bonus 20.000: each alone fits, any two together do not
+      const u = await memberWith(10_000);
+      const id = await giveBonus(u, 20_000);
+      const results = await Promise.all([
+        post('/admin/withdraw/request', u, { nominal: 20_000, userId: u.id }),
+        del(`/admin/bonus/${id}`, round % 2 ? admin : dev),
+        post('/admin/withdraw/request', u, { nominal: 20_000, userId: u.id }),
+        del(`/admin/bonus/${id}`, round % 2 ? dev : admin),
+      ]);
+      const passed = results.filter((r) => r.status < 300);
+      expect(passed, results.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('\n')).toHaveLength(1);
+      for (const r of results) expect([200, 201, 400, 404, 409], JSON.stringify(r.body)).toContain(r.status);
+      expect(await balanceOf(u)).toBe(10_000);
+      expect((await withdrawalsOf(u)) + (1 - (await bonusCount(id)))).toBe(1);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from '../format';
-import { idParam, pageQuery } from './common';
+import { idField, pageQuery } from './common';
 
 /**
  * The generator and validator tools (§2 Generator and validator, §3, §5, §7): a WhatsApp account
@@ -47,12 +47,19 @@ export interface GeneratorDto extends ToolCommon {
 
 export interface ValidatorDto extends ToolCommon {
   fileName: string;
+  /** the authorised download of the uploaded file (`validatorFileUrl`), never a public path */
   fileUrl: string;
   /** numbers in the file */
   total: number;
   /** numbers of the file checked so far */
   position: number;
 }
+
+/**
+ * GET /api/admin/validator/file/{id}: the uploaded file, for whoever may see the validator. The
+ * uploads hold members' contact lists, so they are not under the public /uploads.
+ */
+export const validatorFileUrl = (id: number) => `/api/admin/validator/file/${id}`;
 
 /** §3 Result row; the download exports it with status 'active' (§7). */
 export interface ToolResultRow {
@@ -101,7 +108,7 @@ const rangeNumber = (label: string) =>
   z.preprocess(
     (v) => (typeof v === 'number' ? String(v) : v),
     z
-      .string({ error: `${label} is required.` })
+      .string({ error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`) })
       .trim()
       .min(1, `${label} is required.`)
       .transform((v, ctx) => {
@@ -115,7 +122,7 @@ const rangeNumber = (label: string) =>
   );
 
 const toolFields = {
-  whatsapp_id: idParam,
+  whatsapp_id: idField('whatsapp_id'),
   b_insert: bInsert,
   interval_min: interval('Interval min', TOOL_DEFAULT_INTERVAL.min),
   interval_max: interval('Interval max', TOOL_DEFAULT_INTERVAL.max),
@@ -155,9 +162,9 @@ export type ValidatorInput = z.infer<typeof validatorFields>;
 
 /** GET …/list-per-page?page&user_id&search */
 export const toolListQuery = pageQuery.extend({
-  user_id: idParam.optional(),
+  user_id: idField('user_id').optional(),
   search: z.string().trim().max(100).optional(),
 });
 
 /** POST …/start and …/stop */
-export const toolIdBody = z.object({ id: idParam });
+export const toolIdBody = z.object({ id: idField('id') });

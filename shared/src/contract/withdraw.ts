@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { MIN_WITHDRAW, WITHDRAW_STATUSES, type WithdrawStatus } from '../constants';
 import { MAX_NOMINAL, optionalUserId } from './bonus';
-import { idParam, pageQuery, requiredNumber } from './common';
+import { idField, pageQuery, requiredNumber } from './common';
 
 /**
  * A withdrawal request (§3 Withdraw). `User` carries the bank details as they were when the
- * request was made, so a later profile edit never redirects a pending transfer.
+ * request was made, so a later profile edit never redirects a pending transfer. The details are
+ * for the admin who transfers and the member who asked (§2); anyone else gets the request without
+ * the `account_*` keys.
  */
 export interface WithdrawDto {
   id: number;
@@ -17,9 +19,9 @@ export interface WithdrawDto {
   User: {
     firstname: string;
     lastname: string;
-    account_bank: string | null;
-    account_number: string | null;
-    account_name: string | null;
+    account_bank?: string | null;
+    account_number?: string | null;
+    account_name?: string | null;
   };
 }
 
@@ -38,7 +40,7 @@ export type WithdrawRequestBody = z.input<typeof withdrawRequestBody>;
 
 /** PUT /admin/withdraw/update: Terima (accepted), Tolak (rejected), Batalkan (back to requested). */
 export const withdrawUpdateBody = z.object({
-  id: idParam,
+  id: idField('id'),
   status: z.enum(WITHDRAW_STATUSES, { error: `status must be one of ${WITHDRAW_STATUSES.join(', ')}` }),
 });
 export type WithdrawUpdateBody = z.input<typeof withdrawUpdateBody>;

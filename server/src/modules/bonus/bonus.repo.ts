@@ -64,6 +64,15 @@ export class BonusRepo {
     return toDto(row);
   }
 
+  /** Whose bonus it is and how much, or null when there is none with this id. */
+  async find(id: number): Promise<{ userId: number; nominal: number } | null> {
+    const [r] = await rows<{ user_id: number; nominal: string | number }>(
+      this.db,
+      sql`select user_id, nominal from bonuses where id = ${id}`,
+    );
+    return r ? { userId: r.user_id, nominal: Number(r.nominal) } : null;
+  }
+
   async delete(id: number): Promise<boolean> {
     return (await rows(this.db, sql`delete from bonuses where id = ${id} returning id`)).length > 0;
   }

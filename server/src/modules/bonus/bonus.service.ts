@@ -3,6 +3,7 @@ import {
   type BonusDto,
   type CounterUser,
   createBonusBody,
+  formatRupiah,
   PAGE_SIZE,
   type Paged,
   type TotalBonusResponse,
@@ -10,20 +11,25 @@ import {
 import type { Db } from '../../db/client';
 import type { Actor } from '../../http/auth';
 import { counterScope } from '../../http/counter-scope';
-import { badRequest, forbidden, notFound } from '../../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { pageMeta, pageWindow } from '../../http/paging';
 import { parse } from '../../http/validate';
 import { UsersRepo } from '../users/users.repo';
+import { WithdrawRepo } from '../withdraw/withdraw.repo';
 import { BonusRepo } from './bonus.repo';
 
 const isStaff = (actor: Actor) => actor.role === 'admin' || actor.role === 'dev';
+
+/** The refusal when taking a bonus back would leave the member owing money already withdrawn. */
+export const bonusDeleteRefused = (balance: number, nominal: number) =>
+  `Bonus tidak dapat dihapus karena saldo member tidak mencukupi (saldo ${formatRupiah(balance)}, bonus ${formatRupiah(nominal)}).`;
 
 /** The rules of bonuses (§2 Bonus, §3 Bonus, §5 Bonus, §7 Message log, withdraw and bonus). */
 export class BonusService {
   private readonly repo: BonusRepo;
   private readonly users: UsersRepo;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.repo = new BonusRepo(db);
     this.users = new UsersRepo(db);
   }
@@ -58,10 +64,28 @@ export class BonusService {
     return { bonus, msg: BONUS_SENT };
   }
 
-  /** delete: admin and dev take a bonus back (the member's balance drops with it). */
+  /**
+   * delete: admin and dev take a bonus back, unless the member has already withdrawn it: the
+   * balance must not go below 0. The check and the delete run under the user-row lock every
+   * withdrawal takes (`WithdrawRepo.lockUser`), so a request and a delete at the same moment
+   * cannot both spend the same rupiah.
+   */
   async remove(actor: Actor, id: number): Promise<{ id: number; msg: string }> {
     if (!isStaff(actor)) throw forbidden();
-    if (!(await this.repo.delete(id))) throw notFound('Bonus not found');
+    const found = await this.repo.find(id);
+    if (!found) throw notFound('Bonus not found');
+    await this.db.transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      const withdrawals = new WithdrawRepo(t);
+      const bonuses = new BonusRepo(t);
+      await withdrawals.lockUser(found.userId);
+      // read again under the lock: another delete may have gone first
+      const bonus = await bonuses.find(id);
+      if (!bonus) throw notFound('Bonus not found');
+      const balance = await withdrawals.balance({ userId: bonus.userId });
+      if (balance - bonus.nominal < 0) throw conflict(bonusDeleteRefused(balance, bonus.nominal));
+      await bonuses.delete(id);
+    });
     return { id, msg: 'Bonus berhasil dihapus.' };
   }
 }

@@ -1,4 +1,10 @@
-import type { GeneratorDto, ToolResultRow, ToolStatus, ValidatorDto } from '@wa/shared';
+import {
+  type GeneratorDto,
+  type ToolResultRow,
+  type ToolStatus,
+  type ValidatorDto,
+  validatorFileUrl,
+} from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rows } from '../../db/client';
 
@@ -52,7 +58,7 @@ export const toGenerator = (r: Row): GeneratorDto => ({
 export const toValidator = (r: Row): ValidatorDto => ({
   ...common(r),
   fileName: String(r.file_name),
-  fileUrl: String(r.file_url),
+  fileUrl: validatorFileUrl(num(r.id)),
   total: num(r.total),
   position: num(r.position),
 });
@@ -133,6 +139,18 @@ export class ToolsRepo {
   async delete(id: number): Promise<boolean> {
     const r = await rows<{ id: number }>(this.db, sql`delete from ${this.t.table} where id = ${id} returning id`);
     return r.length > 0;
+  }
+
+  /**
+   * A validator's upload: its original name, and the file_url column, which names the stored file
+   * (the stored name, or '/uploads/validators/<name>' in rows from before the file route).
+   */
+  async storedFile(id: number): Promise<{ fileName: string; stored: string } | null> {
+    const [r] = await rows<{ file_name: string; file_url: string }>(
+      this.db,
+      sql`select file_name, file_url from validators where id = ${id}`,
+    );
+    return r ? { fileName: r.file_name, stored: r.file_url } : null;
   }
 
   async results(id: number): Promise<ToolResultRow[]> {

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   type GeneratorDto,
@@ -25,11 +25,33 @@ import { callDevice, NoHolderError } from '../../realtime/rpc';
 import { WhatsappRepo } from '../whatsapp/whatsapp.repo';
 import { RUNNING, type ToolKind, ToolsRepo } from './tools.repo';
 
-export const VALIDATOR_FILE_URL = '/uploads/validators/';
 const HOLDER_TIMEOUT_MS = 5_000;
 const LABEL: Record<ToolKind, string> = { generator: 'Generator', validator: 'Validator' };
 
 type ToolDto = GeneratorDto | ValidatorDto;
+
+/** A validator's upload as GET …/file/{id} sends it. */
+export interface ValidatorFile {
+  /** absolute, inside the validator folder */
+  path: string;
+  /** for Content-Disposition */
+  name: string;
+  /** from the stored extension (only .csv and .json are taken), never from the browser's word */
+  type: 'text/csv' | 'application/json';
+}
+
+/**
+ * The upload's own name for the download, with control characters and path separators replaced:
+ * they could split the header or suggest a folder. Empty names fall back to a neutral one.
+ */
+function downloadName(fileName: string, stored: string): string {
+  const clean = Array.from(fileName, (c) =>
+    c.charCodeAt(0) < 0x20 || c === '\x7f' || c === '/' || c === '\\' ? '_' : c,
+  )
+    .join('')
+    .trim();
+  return clean || `validator${path.extname(stored)}`;
+}
 
 /**
  * The rules of the generator and validator tools (§2, §5, §7): admin, staff and dev; dev sees and
@@ -44,7 +66,10 @@ export class ToolsService {
     db: Db,
     private readonly bus: EventBus,
     readonly kind: ToolKind,
-    /** where validator files are stored (DATA_DIR/uploads/validators) */
+    /**
+     * where validator files are stored (DATA_DIR/uploads/validators, where the worker reads them);
+     * no static route serves it, only GET …/file/{id}
+     */
     readonly fileDir: string,
   ) {
     this.repo = new ToolsRepo(db, kind);
@@ -127,7 +152,7 @@ export class ToolsService {
       const id =
         await this.repo.insert(sql`(user_id, whatsapp_id, b_insert, interval_min, interval_max, file_name, file_url, total)
         values (${actor.id}, ${b.whatsapp_id}, ${b.b_insert}, ${b.interval_min}, ${b.interval_max},
-                ${file.originalname}, ${`${VALIDATOR_FILE_URL}${file.filename}`}, ${total})`);
+                ${file.originalname}, ${file.filename}, ${total})`);
       return { validator: await this.get(actor, id), msg: 'Validator berhasil disimpan.' };
     } catch (err) {
       if (file) await rm(file.path, { force: true });
@@ -153,9 +178,36 @@ export class ToolsService {
   async remove(actor: Actor, id: number) {
     const tool = await this.get(actor, id);
     if (tool.status !== 'idle') await this.stop(actor, { id });
+    const stored = this.kind === 'validator' ? await this.repo.storedFile(id) : null;
     await this.repo.delete(id);
-    if ('fileUrl' in tool) await rm(path.join(this.fileDir, path.basename(tool.fileUrl)), { force: true });
+    const file = stored && this.storedPath(stored.stored);
+    if (file) await rm(file, { force: true });
     return { id, msg: `${LABEL[this.kind]} berhasil dihapus.` };
+  }
+
+  /** The stored file a file_url column names, inside the validator folder whatever the column says. */
+  private storedPath(fileUrl: string): string | null {
+    const name = path.basename(fileUrl);
+    return name && name !== '.' && name !== '..' ? path.resolve(this.fileDir, name) : null;
+  }
+
+  /**
+   * GET …/file/{id}: the validator's uploaded file, for whoever may see the validator (admin and
+   * staff their own, dev all), as the list's Target File link downloads it.
+   */
+  async file(actor: Actor, id: number): Promise<ValidatorFile> {
+    if (this.kind !== 'validator') throw notFound();
+    await this.get(actor, id);
+    const stored = await this.repo.storedFile(id);
+    if (!stored) throw notFound(`${LABEL[this.kind]} not found.`);
+    const file = this.storedPath(stored.stored);
+    const info = file ? await stat(file).catch(() => null) : null;
+    if (!file || !info?.isFile()) throw notFound('Validator file not found.');
+    return {
+      path: file,
+      name: downloadName(stored.fileName, file),
+      type: path.extname(file).toLowerCase() === '.json' ? 'application/json' : 'text/csv',
+    };
   }
 
   /** POST start: on a connected account, from where it stopped; its holder runs it. */

@@ -125,9 +125,9 @@ export class WithdrawRepo {
   }
 
   /**
-   * Locks the user's row until the transaction ends: every change to what the user's balance holds
-   * back (a request, a rejected one reinstated) takes this lock first, so two of them for the same
-   * user run one after the other and each sees the other's row. Call inside a transaction.
+   * Locks the user's row until the transaction ends: every change that can lower the user's balance
+   * (a request, a rejected one reinstated, a bonus taken back) takes this lock first, so two of them
+   * for the same user run one after the other and each sees the other's row. Call inside a transaction.
    */
   async lockUser(userId: number): Promise<LockedUser | null> {
     const [r] = await rows<LockedUser>(

@@ -32,6 +32,16 @@ const notEnough = (balance: number) => `Saldo tidak mencukupi. Saldo Anda saat i
 /** Roles that handle withdrawal requests (§2 /withdraw/requested). */
 const HANDLERS = ['admin', 'dev', 'staff'];
 
+/**
+ * §2: the transfer details (account_*) are for the admin who transfers and for the request's own
+ * member; dev and staff handle requests without seeing where the money goes.
+ */
+function forViewer(actor: Actor, w: WithdrawDto): WithdrawDto {
+  if (actor.role === 'admin' || w.userId === actor.id) return w;
+  const { account_bank: _bank, account_number: _number, account_name: _name, ...names } = w.User;
+  return { ...w, User: names };
+}
+
 /** §4 Withdraw status: where each status may be set from. */
 const FROM: Record<WithdrawStatus, readonly WithdrawStatus[]> = {
   accepted: ['requested'],
@@ -93,7 +103,7 @@ export class WithdrawService {
     });
     const withdraw = await this.repo.find(id);
     if (!withdraw) throw notFound('Withdrawal not found');
-    return { withdraw, msg: WITHDRAW_REQUESTED_MSG };
+    return { withdraw: forViewer(actor, withdraw), msg: WITHDRAW_REQUESTED_MSG };
   }
 
   /**
@@ -130,22 +140,22 @@ export class WithdrawService {
     });
     const withdraw = await this.repo.find(input.id);
     if (!withdraw) throw notFound('Withdrawal not found');
-    return { withdraw, msg: WITHDRAW_UPDATED[input.status] };
+    return { withdraw: forViewer(actor, withdraw), msg: WITHDRAW_UPDATED[input.status] };
   }
 
-  /** history/{userId}: a member their own; admin, dev and staff anyone's. */
+  /** history/{userId}: a member their own; admin, dev and staff anyone's (the details as `forViewer` allows). */
   async history(actor: Actor, userId: number): Promise<{ list: WithdrawDto[] }> {
     if (actor.role === 'member') {
       if (userId !== actor.id) throw forbidden();
     } else if (!HANDLERS.includes(actor.role)) throw forbidden();
     else if (userId !== actor.id && (await this.users.roleOf(userId)) === null) throw notFound('User not found');
-    return { list: await this.repo.list(userId) };
+    return { list: (await this.repo.list(userId)).map((w) => forViewer(actor, w)) };
   }
 
   /** histories: every withdrawal (admin, dev and staff). */
   async histories(actor: Actor): Promise<{ list: WithdrawDto[] }> {
     if (!HANDLERS.includes(actor.role)) throw forbidden();
-    return { list: await this.repo.list(null) };
+    return { list: (await this.repo.list(null)).map((w) => forViewer(actor, w)) };
   }
 
   /** histories-per-page: a member only their own, whatever user_id says; the handlers all or one user's. */
@@ -156,6 +166,6 @@ export class WithdrawService {
     else throw forbidden();
     const { limit, offset } = pageWindow(page);
     const { total, data } = await this.repo.page({ userId: owner, limit, offset });
-    return { data, meta: pageMeta(page, total, PAGE_SIZE) };
+    return { data: data.map((w) => forViewer(actor, w)), meta: pageMeta(page, total, PAGE_SIZE) };
   }
 }

@@ -213,8 +213,10 @@ export function toolFormErrors(
   const parsed = schema.safeParse(submitted ? values : { ...values, whatsapp_id: values.whatsapp_id || 1 });
   if (parsed.success) return {};
   if (submitted) {
-    const out = fieldErrors(parsed.error);
-    if (out.whatsapp_id && !values.whatsapp_id) out.whatsapp_id = 'Account is required.';
+    // a missing account stops zod before the interval and range rules; check those with a stand-in
+    const rest = values.whatsapp_id ? parsed : schema.safeParse({ ...values, whatsapp_id: 1 });
+    const out = rest.success ? {} : fieldErrors(rest.error);
+    if (!values.whatsapp_id) out.whatsapp_id = 'Account is required.';
     return out;
   }
   const bad = new Set(

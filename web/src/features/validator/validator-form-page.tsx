@@ -126,8 +126,7 @@ export function ValidatorFormPage() {
               existing && (
                 <a
                   href={existing.fileUrl}
-                  target="_blank"
-                  rel="noreferrer"
+                  download={existing.fileName}
                   title={existing.fileName}
                   className="inline-flex max-w-full items-center gap-1.5 text-sm break-all text-brand-500 hover:underline"
                 >

@@ -5,14 +5,17 @@ import { ToolListPage } from '../tools/tool-list-page';
 import { shortFileName, type ToolRow } from '../tools/tool-rows';
 import { validatorApi } from './api';
 
+/**
+ * §2 Target File: links to the upload. fileUrl is the authorised download route, which a plain
+ * link may open with the session cookie; the server sends it as an attachment, so no new tab.
+ */
 const fileColumn: Column<ToolRow<ValidatorDto>> = {
   header: 'Target File',
   cell: (r) => (
     <div className="min-w-32">
       <a
         href={r.fileUrl}
-        target="_blank"
-        rel="noreferrer"
+        download={r.fileName}
         title={r.fileName}
         className="inline-flex items-center gap-1 text-sm whitespace-nowrap text-brand-500 hover:underline"
       >

@@ -11,7 +11,8 @@ import { useAuth } from '../auth/auth-context';
 import { withdrawApi } from './api';
 import { requestedAt, WithdrawStatusBadge } from './withdraw-status';
 
-function Detail({ label, value }: { label: string; value: string | null }) {
+/** One transfer detail; absent when the server kept it from this viewer (only admins get them). */
+function Detail({ label, value }: { label: string; value?: string | null }) {
   return (
     <div>
       <dt className="text-xs text-gray-500 dark:text-gray-400">{label}</dt>
