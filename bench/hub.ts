@@ -155,7 +155,14 @@ async function run(kind: 'memory' | 'redis') {
   const roles = new Map<number, Role>();
   for (let id = 1; id <= SOCKETS; id++) roles.set(id, id <= ADMINS ? 'admin' : 'member');
   const server: Server = createServer();
-  const hub = attachHub(server, { bus: hubBus, jwtSecret: SECRET, roleOf: async (id) => roles.get(id) ?? null });
+  const hub = attachHub(server, {
+    bus: hubBus,
+    jwtSecret: SECRET,
+    authState: async (id) => {
+      const role = roles.get(id);
+      return role ? { role, tokenVersion: 0 } : null;
+    },
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type MonitorLocal, type MonitorRemote, type MonitorSocket, normalizeRole } from '@wa/shared';
+import type { MonitorLocal, MonitorRemote, MonitorSocket } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   hub = attachHub(server, {
     bus: h.bus,
     jwtSecret: TEST_JWT_SECRET,
-    roleOf: async (id) => normalizeRole(await users.roleOf(id)),
+    authState: (id) => users.authState(id),
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type LiveMessage, normalizeRole, type Role } from '@wa/shared';
+import type { LiveMessage } from '@wa/shared';
 import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientOptions, WebSocket } from 'ws';
 import { users } from '../../server/src/db/schema';
-import { signToken } from '../../server/src/http/auth';
+import { type AuthState, signToken } from '../../server/src/http/auth';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
 import { type BusListener, type EventBus, InProcessBus } from '../../server/src/realtime/bus';
 import { attachHub, type Hub } from '../../server/src/realtime/hub';
@@ -31,6 +31,8 @@ interface LiveSocket {
   messages(): LiveMessage[];
   /** resolves with the close code */
   closed: Promise<number>;
+  /** the close reason, once closed */
+  reason(): string;
 }
 
 type Attempt = { opened: true; socket: LiveSocket } | { opened: false; status: number };
@@ -43,12 +45,24 @@ function attempt(url: string, options?: ClientOptions): Promise<Attempt> {
     const ws = new WebSocket(url, options);
     opened.push(ws);
     const frames: LiveSocket['frames'] = [];
-    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    let reason = '';
+    const closed = new Promise<number>((r) =>
+      ws.once('close', (code, why) => {
+        reason = String(why);
+        r(code);
+      }),
+    );
     ws.on('message', (data, binary) => frames.push({ text: String(data), binary }));
     ws.once('open', () =>
       resolve({
         opened: true,
-        socket: { ws, frames, closed, messages: () => frames.map((f) => JSON.parse(f.text) as LiveMessage) },
+        socket: {
+          ws,
+          frames,
+          closed,
+          reason: () => reason,
+          messages: () => frames.map((f) => JSON.parse(f.text) as LiveMessage),
+        },
       }),
     );
     ws.once('unexpected-response', (_req, res) => {
@@ -93,7 +107,7 @@ let server: Server;
 let hub: Hub;
 let bus: WatchedBus;
 let base: string;
-let roleOf: (id: number) => Promise<Role | null>;
+let authState: (id: number) => Promise<AuthState | null>;
 let memberA: TestUser;
 let memberB: TestUser;
 let admin: TestUser;
@@ -117,13 +131,19 @@ async function sentinel(socket: LiveSocket, userId: number) {
   return { event: 'count_synced', payload: { mark } };
 }
 
+/** The close code, or 'still open' when the socket outlives `ms`. */
+const closedWithin = (socket: LiveSocket, ms = 3000) =>
+  Promise.race([socket.closed, new Promise<string>((r) => setTimeout(() => r('still open'), ms))]);
+
+const pongs = (socket: LiveSocket) => socket.frames.filter((f) => f.text === 'pong').length;
+
 beforeAll(async () => {
   h = await setupApi();
   const repo = new UsersRepo(h.database.db);
-  roleOf = async (id) => normalizeRole(await repo.roleOf(id));
+  authState = (id) => repo.authState(id);
   bus = new WatchedBus(new InProcessBus());
   server = createServer(h.app);
-  hub = attachHub(server, { bus, jwtSecret: TEST_JWT_SECRET, roleOf, maxBufferedBytes: MAX_BUFFERED });
+  hub = attachHub(server, { bus, jwtSecret: TEST_JWT_SECRET, authState, maxBufferedBytes: MAX_BUFFERED });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   [memberA, memberB, admin, dev, staff] = await Promise.all([
@@ -246,6 +266,15 @@ describe('realtime hub: refused upgrades', () => {
     expect(await refused(wsUrl(gone.id, gone.token))).toBe(401);
   });
 
+  it('answers 401 for a token that "log out everywhere" ended; a fresh one is admitted', async () => {
+    const u = await createUser(h.database.db, { role: 'member' });
+    expect((await attempt(wsUrl(u.id, u.token))).opened).toBe(true);
+    await new UsersRepo(h.database.db).bumpTokenVersion(u.id);
+    expect(await refused(wsUrl(u.id, u.token))).toBe(401);
+    const fresh = signToken(TEST_JWT_SECRET, { id: u.id, role: 'member', tokenVersion: 1 });
+    expect((await attempt(wsUrl(u.id, fresh))).opened).toBe(true);
+  });
+
   it('answers 401 when the id is not the token’s user', async () => {
     expect(await refused(wsUrl(memberB.id, memberA.token))).toBe(401);
     expect(await refused(wsUrl(admin.id, memberA.token))).toBe(401);
@@ -294,9 +323,17 @@ describe('realtime hub: bus subscriptions and socket health', () => {
   });
 
   it('keeps a socket that answers pings and terminates one that does not', async () => {
-    // a second hub with a fast heartbeat, on its own port
+    // a second hub with a fast heartbeat, on its own port; its frame budget is below the heartbeat's
+    // rate, because the answers to the hub's own pings must not count against it
     const quick = createServer();
-    const quickHub = attachHub(quick, { bus, jwtSecret: TEST_JWT_SECRET, roleOf, heartbeatMs: 100 });
+    const quickHub = attachHub(quick, {
+      bus,
+      jwtSecret: TEST_JWT_SECRET,
+      authState,
+      heartbeatMs: 100,
+      frameBurst: 2,
+      framesPerSecond: 1,
+    });
     await new Promise<void>((r) => quick.listen(0, '127.0.0.1', () => r()));
     try {
       const url = (u: TestUser) =>
@@ -309,7 +346,7 @@ describe('realtime hub: bus subscriptions and socket health', () => {
         new Promise((r) => setTimeout(() => r('still open'), 3000)),
       ]);
       expect(code).toBe(1006); // terminated, no close frame
-      await new Promise((r) => setTimeout(r, 300)); // three more heartbeats
+      await new Promise((r) => setTimeout(r, 1000)); // ten more heartbeats
       expect(healthy.socket.ws.readyState).toBe(WebSocket.OPEN);
       expect(quickHub.stats().sockets).toBe(1);
       await publishToUser(bus, memberA.id, 'progressing', { done: 1 });
@@ -354,5 +391,100 @@ describe('realtime hub: bus subscriptions and socket health', () => {
     expect(bigOnes).toBeGreaterThan(0);
     expect(bigOnes).toBeLessThan(total / 2);
     expect(slow.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('realtime hub: one user’s share of the hub', () => {
+  // the hub's defaults: 10 sockets per user, a burst of 20 frames and 5 frames/s per socket
+
+  it('closes a user’s oldest socket with 4000 when an eleventh opens; the new one works, others are untouched', async () => {
+    const before = hub.inspect().closed;
+    const other = await connect(memberB);
+    const mine: LiveSocket[] = [];
+    for (let i = 0; i < 10; i++) mine.push(await connect(memberA)); // one at a time: mine[0] is the oldest
+    expect(hub.stats().sockets).toBe(11);
+
+    const eleventh = await connect(memberA);
+    expect(await closedWithin(mine[0])).toBe(4000);
+    expect(mine[0].reason()).toBe('too many connections');
+    await until(() => hub.stats().sockets === 11, 'the hub to let go of the oldest');
+    for (const s of [...mine.slice(1), eleventh, other]) expect(s.ws.readyState).toBe(WebSocket.OPEN);
+
+    const mark = await sentinel(eleventh, memberA.id);
+    for (const s of mine.slice(1)) await until(() => s.frames.length === 1, 'every open socket of A');
+    expect(mine[0].frames).toEqual([]);
+    expect(other.frames).toEqual([]);
+    expect(eleventh.messages()).toEqual([mark]);
+    const markB = await sentinel(other, memberB.id);
+    expect(other.messages()).toEqual([markB]);
+
+    // oldest first, again: a twelfth closes the second
+    await connect(memberA);
+    expect(await closedWithin(mine[1])).toBe(4000);
+    expect(mine[2].ws.readyState).toBe(WebSocket.OPEN);
+    expect(eleventh.ws.readyState).toBe(WebSocket.OPEN);
+    expect(hub.inspect().closed.tooManySockets - before.tooManySockets).toBe(2);
+    expect(hub.inspect().closed.flooding - before.flooding).toBe(0);
+  });
+
+  it('a closed socket frees its place: ten sockets after closing some never evict anyone', async () => {
+    const first = await connect(memberA);
+    const rest: LiveSocket[] = [];
+    for (let i = 0; i < 9; i++) rest.push(await connect(memberA));
+    rest[0].ws.close();
+    await rest[0].closed;
+    await until(() => hub.stats().sockets === 9, 'the hub to see the close');
+    const tenth = await connect(memberA);
+    expect(await closedWithin(first, 300)).toBe('still open');
+    expect(tenth.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('answers a burst of pings a browser could send, and keeps the socket', async () => {
+    const s = await connect(memberA);
+    for (let i = 0; i < 15; i++) s.ws.send('ping');
+    await until(() => pongs(s) === 15, 'fifteen pongs');
+    await new Promise((r) => setTimeout(r, 1000)); // the budget refills
+    for (let i = 0; i < 5; i++) s.ws.send('ping');
+    await until(() => pongs(s) === 20, 'five more pongs');
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('closes a socket that floods with 1008 and leaves the frames beyond its budget unanswered', async () => {
+    const before = hub.inspect().closed;
+    const flooder = await connect(memberA);
+    const sibling = await connect(memberA);
+    const other = await connect(memberB);
+    for (let i = 0; i < 200; i++) flooder.ws.send('ping');
+    expect(await closedWithin(flooder)).toBe(1008);
+    expect(flooder.reason()).toBe('too many messages');
+    expect(pongs(flooder)).toBeGreaterThan(0);
+    expect(pongs(flooder)).toBeLessThanOrEqual(21); // the burst, and at most one refilled meanwhile
+    await until(() => hub.stats().sockets === 2, 'the hub to let go of the flooder');
+
+    // the budget is per socket: the user's other socket and other users carry on
+    sibling.ws.send('ping');
+    other.ws.send('ping');
+    await until(() => pongs(sibling) === 1 && pongs(other) === 1, 'the others’ pongs');
+    await sentinel(sibling, memberA.id);
+    expect(hub.inspect().closed.flooding - before.flooding).toBe(1);
+  });
+
+  it('counts binary frames and protocol pings against the same budget', async () => {
+    const binary = await connect(memberA);
+    for (let i = 0; i < 200; i++) binary.ws.send(Buffer.alloc(100), { binary: true });
+    expect(await closedWithin(binary)).toBe(1008);
+
+    const pinger = await connect(memberA);
+    let answered = 0;
+    pinger.ws.on('pong', () => answered++);
+    for (let i = 0; i < 200; i++) pinger.ws.ping();
+    expect(await closedWithin(pinger)).toBe(1008);
+    expect(answered).toBeLessThanOrEqual(21);
+  });
+
+  it('closes a socket that sends a frame over 4 KB with 1009', async () => {
+    const s = await connect(memberA);
+    s.ws.send('x'.repeat(5 * 1024));
+    expect(await closedWithin(s)).toBe(1009);
   });
 });

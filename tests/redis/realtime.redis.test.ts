@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type LiveMessage, normalizeRole, type Role } from '@wa/shared';
+import type { LiveMessage } from '@wa/shared';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Database } from '../../server/src/db/client';
 import { users } from '../../server/src/db/schema';
+import type { AuthState } from '../../server/src/http/auth';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
 import { type EventBus, RedisBus } from '../../server/src/realtime/bus';
 import { attachHub, type Hub } from '../../server/src/realtime/hub';
@@ -99,7 +100,7 @@ interface Replica {
 }
 
 let database: Database;
-let roleOf: (id: number) => Promise<Role | null>;
+let authState: (id: number) => Promise<AuthState | null>;
 const replicas: Replica[] = [];
 
 async function startReplica(name: string): Promise<Replica> {
@@ -109,7 +110,7 @@ async function startReplica(name: string): Promise<Replica> {
     res.statusCode = 404;
     res.end();
   });
-  const hub = attachHub(server, { bus, jwtSecret: TEST_JWT_SECRET, roleOf });
+  const hub = attachHub(server, { bus, jwtSecret: TEST_JWT_SECRET, authState });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   let closed = false;
   const replica: Replica = {
@@ -168,7 +169,7 @@ async function sentinel(socket: LiveSocket, userId: number) {
 beforeAll(async () => {
   database = await createTestDatabase();
   const repo = new UsersRepo(database.db);
-  roleOf = async (id) => normalizeRole(await repo.roleOf(id));
+  authState = (id) => repo.authState(id);
   a = await startReplica('replica A');
   b = await startReplica('replica B');
   worker = new RedisBus(redisUrl, prefix);

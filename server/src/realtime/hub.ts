@@ -1,8 +1,8 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { channelsFor, normalizeRole, type Role } from '@wa/shared';
+import { channelsFor } from '@wa/shared';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { verifyToken } from '../http/auth';
+import { type Actor, type AuthState, actorFromToken } from '../http/auth';
 import type { Logger } from '../logger';
 import type { EventBus } from './bus';
 import { liveBusChannel } from './publish';
@@ -14,17 +14,50 @@ export const HEARTBEAT_MS = 30_000;
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Browsers only ever send `ping`; anything big is a misuse. */
 const MAX_INCOMING_BYTES = 4 * 1024;
+/**
+ * Open sockets one user may hold on one hub process. A dashboard tab holds one socket, so this is
+ * ten tabs; one more closes the user's oldest socket (likely a forgotten background tab) rather
+ * than refusing the tab just opened. The cap is per process: behind a load balancer a user may
+ * hold this many on each API replica; a cap across replicas would need a count in Redis, and one
+ * replica's share is what bounds that replica's memory.
+ */
+export const MAX_SOCKETS_PER_USER = 10;
+/**
+ * The close code (application range) of a socket pushed out by a newer socket of the same user.
+ * The web (`use-live-events.ts`) knows it and does not reconnect at once, so tabs do not take
+ * turns evicting each other.
+ */
+export const CLOSE_TOO_MANY_SOCKETS = 4000;
+/**
+ * Inbound frames per socket, a token bucket: a burst of FRAME_BURST, refilled at FRAMES_PER_SECOND.
+ * The dashboard sends nothing of its own; its browser answers the heartbeat with one pong every
+ * HEARTBEAT_MS (30 s), and a client sending a text `ping` every second would still use a fifth of
+ * the refill. Text, binary, ping and unasked-for pong frames all count (none is needed at any
+ * rate, and each costs the hub work; a ping costs a pong), and past the budget the socket is closed
+ * with 1008 without its frame being handled. A frame over MAX_INCOMING_BYTES never gets here: ws
+ * closes the socket with 1009 first.
+ */
+export const FRAME_BURST = 20;
+export const FRAMES_PER_SECOND = 5;
+/** How long a socket told to close may take to answer the close frame before it is cut (ws waits 30 s). */
+const CLOSE_GRACE_MS = 1000;
 
 export interface HubDeps {
   bus: EventBus;
   jwtSecret: string;
-  /** the user's current role, or null when the user no longer exists */
-  roleOf(userId: number): Promise<Role | null>;
+  /** the user's current role and token version, or null when the user no longer exists */
+  authState(userId: number): Promise<AuthState | null>;
   log?: Logger;
   /** ping interval; a socket that has not answered the previous ping is terminated (default 30 s) */
   heartbeatMs?: number;
   /** per-socket send-buffer limit above which messages are skipped (default 4 MB) */
   maxBufferedBytes?: number;
+  /** open sockets per user on this process; one more closes the oldest with 4000 (default 10, see MAX_SOCKETS_PER_USER) */
+  maxSocketsPerUser?: number;
+  /** inbound frames a socket may send at once before it is closed with 1008 (default 20, see FRAME_BURST) */
+  frameBurst?: number;
+  /** inbound frames per second a socket may keep up (default 5) */
+  framesPerSecond?: number;
 }
 
 export interface Hub {
@@ -39,6 +72,8 @@ export interface Hub {
 export interface HubInspection {
   channels: Record<string, number>;
   sockets: { userId: number; channels: string[]; since: Date }[];
+  /** sockets this hub closed since it started: pushed out by a user's newer socket, or for flooding */
+  closed: { tooManySockets: number; flooding: number };
 }
 
 interface Client {
@@ -48,6 +83,11 @@ interface Client {
   alive: boolean;
   dropped: number;
   since: Date;
+  /** frame budget left (see FRAME_BURST), as of `refilledAt` (performance.now()) */
+  tokens: number;
+  refilledAt: number;
+  /** the hub has closed it: it no longer counts for its user and its frames are not handled */
+  shut: boolean;
 }
 
 interface Channel {
@@ -86,15 +126,23 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
   const { bus, jwtSecret, log } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   const maxBuffered = deps.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  const maxPerUser = Math.max(1, deps.maxSocketsPerUser ?? MAX_SOCKETS_PER_USER);
+  const frameBurst = deps.frameBurst ?? FRAME_BURST;
+  const framesPerSecond = deps.framesPerSecond ?? FRAMES_PER_SECOND;
 
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
     perMessageDeflate: false,
     maxPayload: MAX_INCOMING_BYTES,
+    // pings are answered by hand, within the frame budget
+    autoPong: false,
   });
   const clients = new Set<Client>();
   const channels = new Map<string, Channel>();
+  /** each user's open sockets, oldest first (a Set keeps insertion order) */
+  const byUser = new Map<number, Set<Client>>();
+  const closedFor = { tooManySockets: 0, flooding: 0 };
   /** bus unsubscriptions and upgrades under way, awaited by close() */
   const pending = new Set<Promise<unknown>>();
   let closing = false;
@@ -159,20 +207,85 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     );
   }
 
+  function forget(client: Client): void {
+    const mine = byUser.get(client.userId);
+    if (!mine) return;
+    mine.delete(client);
+    if (mine.size === 0) byUser.delete(client.userId);
+  }
+
+  /**
+   * Closes a socket for a reason of the hub's. It stops counting for its user at once, and one that
+   * does not answer the close frame is cut soon instead of holding its place for ws's 30 s.
+   */
+  function shut(client: Client, code: number, reason: string): void {
+    if (client.shut) return;
+    client.shut = true;
+    forget(client);
+    client.ws.close(code, reason);
+    const cut = setTimeout(() => client.ws.terminate(), CLOSE_GRACE_MS);
+    cut.unref();
+    client.ws.once('close', () => clearTimeout(cut));
+  }
+
+  /** Spends one frame of the socket's budget; false (and the socket closed with 1008) when none is left. */
+  function take(client: Client): boolean {
+    if (client.shut) return false;
+    const now = performance.now();
+    client.tokens = Math.min(frameBurst, client.tokens + ((now - client.refilledAt) * framesPerSecond) / 1000);
+    client.refilledAt = now;
+    if (client.tokens >= 1) {
+      client.tokens -= 1;
+      client.alive = true;
+      return true;
+    }
+    closedFor.flooding += 1;
+    log?.warn({ userId: client.userId }, 'realtime: socket sent too many frames, closing it');
+    shut(client, 1008, 'too many messages');
+    return false;
+  }
+
   function open(ws: WebSocket, userId: number, joined: Channel[]): void {
-    const client: Client = { ws, userId, channels: joined, alive: true, dropped: 0, since: new Date() };
+    const client: Client = {
+      ws,
+      userId,
+      channels: joined,
+      alive: true,
+      dropped: 0,
+      since: new Date(),
+      tokens: frameBurst,
+      refilledAt: performance.now(),
+      shut: false,
+    };
     clients.add(client);
     for (const channel of joined) channel.sockets.add(client);
+    let mine = byUser.get(userId);
+    if (!mine) {
+      mine = new Set();
+      byUser.set(userId, mine);
+    }
+    mine.add(client);
+    for (const oldest of mine) {
+      if (mine.size <= maxPerUser) break;
+      closedFor.tooManySockets += 1;
+      log?.debug({ userId }, 'realtime: too many sockets, closing the oldest');
+      shut(oldest, CLOSE_TOO_MANY_SOCKETS, 'too many connections');
+    }
     ws.on('pong', () => {
-      client.alive = true;
+      // the answer to the heartbeat's ping is free, so a fast heartbeat cannot use up the budget
+      if (client.alive) take(client);
+      else client.alive = true;
+    });
+    ws.on('ping', (data: Buffer) => {
+      if (take(client)) ws.pong(data);
     });
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      client.alive = true;
-      if (!isBinary && String(data) === 'ping') ws.send('pong');
+      if (take(client) && !isBinary && String(data) === 'ping') ws.send('pong');
     });
     ws.on('error', (err) => log?.debug({ err, userId }, 'realtime: socket error'));
     ws.once('close', () => {
       clients.delete(client);
+      forget(client);
       for (const channel of joined) {
         channel.sockets.delete(client);
         release(channel);
@@ -184,18 +297,17 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
   async function admit(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, onError: () => void) {
     const token = url.searchParams.get('token');
     const idParam = url.searchParams.get('id');
-    const userId = token ? verifyToken(jwtSecret, token) : null;
-    if (userId === null || idParam === null || !/^\d+$/.test(idParam) || Number(idParam) !== userId) {
-      return refuse(socket, 401);
-    }
-    let role: Role | null;
+    if (!token || idParam === null || !/^\d+$/.test(idParam)) return refuse(socket, 401);
+    // the same check as the API's: a token ended by a password change or "log out everywhere" is refused
+    let actor: Actor | null;
     try {
-      role = normalizeRole(await deps.roleOf(userId));
+      actor = await actorFromToken(jwtSecret, token, (id) => deps.authState(id));
     } catch (err) {
-      log?.error({ err, userId }, 'realtime: could not read the role');
+      log?.error({ err }, 'realtime: could not read the user');
       return refuse(socket, 503);
     }
-    if (!role) return refuse(socket, 401);
+    if (!actor || actor.id !== Number(idParam)) return refuse(socket, 401);
+    const { id: userId, role } = actor;
     if (closing || socket.destroyed) return refuse(socket, 503);
 
     // subscribe before the handshake completes: once the browser sees `open`, nothing is missed
@@ -269,6 +381,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
         channels: c.channels.map((ch) => ch.name),
         since: c.since,
       })),
+      closed: { ...closedFor },
     }),
     async close() {
       if (closing) return;

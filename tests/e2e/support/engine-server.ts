@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Role } from '@wa/shared';
 import { createApp } from '../../../server/src/app';
 import { InProcessQueue } from '../../../server/src/jobs/queue';
 import { createLogger } from '../../../server/src/logger';
@@ -70,7 +69,7 @@ export async function startEngineTestServer(
   const hub = attachHub(server, {
     bus,
     jwtSecret: TEST_JWT_SECRET,
-    roleOf: async (id) => (await usersRepo.roleOf(id)) as Role | null,
+    authState: (id) => usersRepo.authState(id),
     log,
   });
   const { port } = server.address() as AddressInfo;

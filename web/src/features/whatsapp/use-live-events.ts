@@ -1,10 +1,7 @@
 import type { LiveMessage } from '@wa/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../auth/auth-context';
-
-/** Reconnect delays: 1 s doubling up to 30 s, back to 1 s once a socket opens. */
-const BACKOFF_MIN_MS = 1_000;
-const BACKOFF_MAX_MS = 30_000;
+import { BACKOFF_MIN_MS, nextDelay, reconnectAfter } from './live-reconnect';
 
 export interface LiveEvents {
   /** the socket is open */
@@ -16,7 +13,9 @@ export interface LiveEvents {
 /**
  * The realtime socket of §7: `/ws?id={userId}&token={jwt}` on the page's own host. Every message is
  * handed to `onMessage` (so none is lost when several arrive in one render) and the latest is kept.
- * A dropped socket reconnects with backoff; the socket closes when the component unmounts.
+ * A dropped socket reconnects with backoff (see `reconnectAfter` for the hub's own close codes: a
+ * tab pushed out by the user's newer tabs waits until it is shown); the socket closes when the
+ * component unmounts. The browser sends nothing but its answers to the hub's heartbeat pings.
  */
 export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveEvents {
   const { user, token } = useAuth();
@@ -59,19 +58,27 @@ export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveE
         console.warn('realtime socket error');
         socket.close();
       };
-      socket.onclose = () => {
+      socket.onclose = (e) => {
         if (ws === socket) ws = null;
         setConnected(false);
         if (closed) return;
-        retry = setTimeout(open, delay);
-        delay = Math.min(delay * 2, BACKOFF_MAX_MS);
+        const after = reconnectAfter(e.code, delay, document.visibilityState === 'hidden');
+        delay = nextDelay(delay);
+        if (after === 'when-shown') document.addEventListener('visibilitychange', onShown);
+        else retry = setTimeout(open, after);
       };
+    };
+    const onShown = () => {
+      if (document.visibilityState !== 'visible') return;
+      document.removeEventListener('visibilitychange', onShown);
+      open();
     };
     open();
 
     return () => {
       closed = true;
       if (retry) clearTimeout(retry);
+      document.removeEventListener('visibilitychange', onShown);
       const socket = ws;
       ws = null;
       if (socket) {
