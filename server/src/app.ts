@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { findNul, NUL_MSG } from '@wa/shared';
 import express, { type Express } from 'express';
 import { DEFAULT_TIMEZONE } from './config';
 import type { Db } from './db/client';
-import { authenticate } from './http/auth';
+import { authenticate, signToken } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { badRequest } from './http/errors';
 import { InProcessQueue, type JobQueue } from './jobs/queue';
 import type { Logger } from './logger';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -54,13 +56,34 @@ export interface AppDeps {
   timezone?: string;
   /** what the dev monitor reads of this process: its engine (embedded mode) and WebSocket hub */
   monitor?: MonitorSources;
+  /** TRUST_PROXY: Express's `trust proxy`, so the client address is right behind a reverse proxy */
+  trustProxy?: boolean | number | string;
 }
+
+/**
+ * The dashboard's Content-Security-Policy: only our own scripts (no inline script, no eval), so
+ * an injected string cannot read the script-readable auth cookie of §3; never framed. Images may
+ * come from https (a template's media can be an external URL) and data: (the QR code).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** The Express app without `listen`, so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', deps.trustProxy ?? false);
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');
@@ -72,15 +95,22 @@ export function createApp(deps: AppDeps): Express {
   const usersRepo = new UsersRepo(deps.db);
   const usersService = new UsersService(usersRepo);
   const authService = new AuthService(usersRepo, usersService, deps.jwtSecret);
-  const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.roleOf(id));
+  const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.authState(id));
+  const signFor = (user: { id: number; role: string; tokenVersion: number }) => signToken(deps.jwtSecret, user);
 
   const api = express.Router();
   api.use(express.json({ limit: '1mb' }));
+  // PostgreSQL cannot store a NUL character: refuse it in any body or query, whatever the route
+  api.use((req, _res, next) => {
+    const where = findNul(req.query) ?? findNul(req.body);
+    if (where !== null) throw badRequest(`${where || 'The request'} ${NUL_MSG}`, where ? { [where]: NUL_MSG } : {});
+    next();
+  });
   api.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
-  api.use('/auth', authRoutes(authService));
-  api.use('/admin/users', requireAuth, usersRoutes(usersService));
+  api.use('/auth', authRoutes(authService, usersService, requireAuth));
+  api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(new PhoneNumbersService(deps.db, tmpDir)));
   api.use('/admin/proxy', requireAuth, proxiesRoutes(new ProxiesService(deps.db, tmpDir)));
   api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(deps.db)));
@@ -105,10 +135,12 @@ export function createApp(deps: AppDeps): Express {
   api.use('/dev/monitor', requireAuth, monitorRoutes(new MonitorService(deps.db, bus, queue, deps.monitor)));
   api.use(apiNotFound);
   app.use('/api', api);
-  // uploaded media; an SVG can hold script, so it is served with a policy that runs none
+  // template media only: validator uploads (members' contact lists, DATA_DIR/uploads/validators) are
+  // not public and go through GET /api/admin/validator/file/{id}. An SVG can hold script, so media is
+  // served with a policy that runs none.
   app.use(
-    '/uploads',
-    express.static(path.join(deps.dataDir, 'uploads'), {
+    '/uploads/templates',
+    express.static(mediaDir, {
       index: false,
       setHeaders: (res, file) => {
         res.setHeader(
@@ -126,11 +158,18 @@ export function createApp(deps: AppDeps): Express {
   const dist = deps.webDist;
   const index = dist ? path.join(dist, 'index.html') : null;
   if (dist && index && existsSync(index)) {
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    app.use(
+      express.static(dist, {
+        index: false,
+        maxAge: '1h',
+        setHeaders: (res) => res.setHeader('Content-Security-Policy', DASHBOARD_CSP),
+      }),
+    );
     // every other GET is a screen of the single-page app, which routes (and shows not-found) itself
     app.use((req, res, next) => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return next();
       res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
       res.sendFile(index);
     });
   } else {

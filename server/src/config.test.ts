@@ -44,10 +44,44 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://u@h/db',
       REDIS_URL: 'redis://h:6379',
       ADMIN_EMAIL: 'Boss@Example.test',
-      ADMIN_PASSWORD: 'pw',
+      ADMIN_PASSWORD: 'password1',
       WA_DRIVER: 'sim',
     });
     expect(c).toMatchObject({ port: 8080, waDriver: 'sim', adminEmail: 'boss@example.test' });
+  });
+
+  it('reads DEV_EMAIL/DEV_PASSWORD together and checks the bootstrap passwords like any password', () => {
+    expect(loadConfig({ DEV_EMAIL: 'Dev@Example.test', DEV_PASSWORD: 'dev-password' })).toMatchObject({
+      devEmail: 'dev@example.test',
+      devPassword: 'dev-password',
+    });
+    expect(() => loadConfig({ DEV_EMAIL: 'dev@example.test' })).toThrow(/DEV_EMAIL and DEV_PASSWORD/);
+    expect(() => loadConfig({ DEV_EMAIL: 'dev@example.test', DEV_PASSWORD: 'short' })).toThrow(
+      /DEV_PASSWORD must be at least 8/,
+    );
+    expect(() => loadConfig({ ADMIN_EMAIL: 'a@example.test', ADMIN_PASSWORD: 'x'.repeat(73) })).toThrow(
+      /ADMIN_PASSWORD must be at most 72 bytes/,
+    );
+    expect(() =>
+      loadConfig({
+        ADMIN_EMAIL: 'same@example.test',
+        ADMIN_PASSWORD: 'password1',
+        DEV_EMAIL: 'SAME@example.test',
+        DEV_PASSWORD: 'password2',
+      }),
+    ).toThrow(/must be different/);
+  });
+
+  it('reads TRUST_PROXY as Express takes it, off by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).trustProxy).toBe(
+      'loopback,10.0.0.0/8,fd00::/8',
+    );
+    for (const bad of ['yes', '10.0.0.0/33', 'proxy.example.com', '1.2.3.4/8/9']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
   });
 
   it('takes the dashboard day from APP_TIMEZONE, Asia/Jakarta by default, and refuses an unknown zone', () => {

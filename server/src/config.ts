@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '@wa/shared';
 
 /**
  * Every environment variable the product reads, in one place. All are optional; a bad value
@@ -22,6 +24,11 @@ export interface Config {
   /** ADMIN_EMAIL + ADMIN_PASSWORD: the admin created on the first start with no admin. */
   adminEmail: string | null;
   adminPassword: string | null;
+  /** DEV_EMAIL + DEV_PASSWORD: the dev created on a start with no dev (only the dev role grants dev). */
+  devEmail: string | null;
+  devPassword: string | null;
+  /** TRUST_PROXY: which reverse proxies to believe about the client address (Express `trust proxy`); off by default. */
+  trustProxy: boolean | number | string;
   /** WA_DRIVER: `wwebjs` (default) or `sim`. */
   waDriver: 'wwebjs' | 'sim';
   /** CHROME_PATH: the system Chromium (/usr/bin/chromium). */
@@ -96,6 +103,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (adminEmail !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
     problems.push(`ADMIN_EMAIL is not an e-mail address (got "${adminEmail}")`);
   }
+  const passwordProblem = (name: string, value: string | null) => {
+    if (value === null) return;
+    if (value.length < PASSWORD_MIN_LENGTH) problems.push(`${name} must be at least ${PASSWORD_MIN_LENGTH} characters`);
+    if (Buffer.byteLength(value) > PASSWORD_MAX_BYTES)
+      problems.push(`${name} must be at most ${PASSWORD_MAX_BYTES} bytes`);
+  };
+  passwordProblem('ADMIN_PASSWORD', adminPassword);
+  const devEmail = str('DEV_EMAIL');
+  const devPassword = str('DEV_PASSWORD');
+  if ((devEmail === null) !== (devPassword === null)) problems.push('DEV_EMAIL and DEV_PASSWORD must be set together');
+  if (devEmail !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(devEmail)) {
+    problems.push(`DEV_EMAIL is not an e-mail address (got "${devEmail}")`);
+  }
+  if (devEmail !== null && adminEmail !== null && devEmail.toLowerCase() === adminEmail.toLowerCase()) {
+    problems.push('DEV_EMAIL and ADMIN_EMAIL must be different addresses');
+  }
+  passwordProblem('DEV_PASSWORD', devPassword);
+  const trustProxy = parseTrustProxy(str('TRUST_PROXY'));
+  if (trustProxy === null) {
+    problems.push(
+      'TRUST_PROXY must be true, false, a number of proxy hops, or a comma list of addresses/subnets (or loopback, linklocal, uniquelocal)',
+    );
+  }
   const waDriver = (str('WA_DRIVER') ?? 'wwebjs') as Config['waDriver'];
   if (waDriver !== 'wwebjs' && waDriver !== 'sim') {
     problems.push(`WA_DRIVER must be "wwebjs" or "sim" (got "${waDriver}")`);
@@ -116,12 +146,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret,
     adminEmail: adminEmail?.toLowerCase() ?? null,
     adminPassword,
+    devEmail: devEmail?.toLowerCase() ?? null,
+    devPassword,
+    trustProxy: trustProxy ?? false,
     waDriver,
     chromePath: str('CHROME_PATH') ?? '/usr/bin/chromium',
     logLevel,
     webDist: path.resolve(str('WEB_DIST') ?? path.join(repoRoot, 'web/dist')),
     timezone,
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Express takes it: unset or false = trust nobody (the socket's address is the
+ * client's); true = the left-most X-Forwarded-For entry; a number = that many proxy hops; else a
+ * comma list of proxy addresses or subnets. Null when the value is none of those.
+ */
+export function parseTrustProxy(raw: string | null): boolean | number | string | null {
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const parts = raw.split(',').map((p) => p.trim());
+  const valid = parts.every((p) => {
+    if (PROXY_NAMES.has(p)) return true;
+    const [addr, bits, extra] = p.split('/');
+    if (extra !== undefined || !isIP(addr)) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(addr) === 4 ? 32 : 128));
+  });
+  return valid ? parts.join(',') : null;
 }
 
 /** The JWT secret: JWT_SECRET, else one generated once and kept in DATA_DIR/jwt-secret. */

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ensureSettings } from './bootstrap';
 import { type Db, openDatabase, rows } from './db/client';
+import { hashPassword } from './modules/users/passwords';
 import { UsersRepo } from './modules/users/users.repo';
-import { hashPassword, UsersService } from './modules/users/users.service';
+import { UsersService } from './modules/users/users.service';
 
 /** The demo users, one per role; their password is printed at start. */
 export const DEMO_USERS = [

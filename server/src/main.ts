@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Role } from '@wa/shared';
 import { createApp } from './app';
-import { ensureAdmin, ensureSettings } from './bootstrap';
+import { ensureAdmin, ensureDev, ensureSettings } from './bootstrap';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config';
 import { openDatabase } from './db/client';
 import { createInfra } from './jobs/index';
@@ -41,6 +40,9 @@ async function main() {
   } else if (admin.reason) {
     log.warn(admin.reason);
   }
+  const dev = await ensureDev(database.db, config.devEmail, config.devPassword);
+  if (dev.created) log.info({ email: dev.email }, 'dev account created from DEV_EMAIL');
+  else if (dev.reason) log.warn(dev.reason);
 
   const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
@@ -62,6 +64,7 @@ async function main() {
     bus,
     queue,
     timezone: config.timezone,
+    trustProxy: config.trustProxy,
     // the hub is attached just below, before the first request can arrive
     monitor: {
       engine: host ? () => ({ workerId: host.workerId, sessions: host.states() }) : undefined,
@@ -75,7 +78,7 @@ async function main() {
   const hub = attachHub(server, {
     bus,
     jwtSecret,
-    roleOf: async (id) => (await usersRepo.roleOf(id)) as Role | null,
+    authState: (id) => usersRepo.authState(id),
     log,
   });
   server.on('error', (err) => {

@@ -143,6 +143,7 @@ describe('the signed-in shell', () => {
     await page.goto(`${server.url}/profile?edit=true`);
     await page.getByTestId('profile-edit-form').waitFor();
     await page.fill('input[name=email]', admin.email);
+    await page.fill('input[name=current_password]', user.password);
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => page.getByText('Error: Email is already registered.').count()).toBe(1);
     await context.close();
@@ -170,7 +171,7 @@ describe('the signed-in shell', () => {
     expect(await page.getByText(admin.email).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Edit profile' }).getAttribute('href')).toBe('/profile?edit=true');
     expect(await page.getByRole('link', { name: 'User Profile' }).getAttribute('href')).toBe('/profile');
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(`${server.url}/signin`);
     expect((await context.cookies()).map((c) => c.name)).not.toContain('authToken');
     await context.close();

@@ -184,6 +184,7 @@ describe('PUT /api/admin/users/{id}', () => {
       account_bank: 'BCA',
       account_number: '1234567890',
       password: 'new-secret',
+      current_password: u.password,
     });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ firstname: 'Baru', account_bank: 'BCA', account_number: '1234567890' });
@@ -279,16 +280,22 @@ describe('PUT /api/admin/users/{id}', () => {
 
   it('refuses an e-mail that belongs to someone else', async () => {
     const u = await createUser(h.database.db, { role: 'member' });
-    const res = await put(`/api/admin/users/${u.id}`, u, { email: member.email.toUpperCase() });
+    const res = await put(`/api/admin/users/${u.id}`, u, {
+      email: member.email.toUpperCase(),
+      current_password: u.password,
+    });
     expect(res.status).toBe(409);
     expect(res.body.errors).toEqual({ email: 'Email is already registered.' });
   });
 
-  it('applies a demotion at once: the demoted admin loses admin routes', async () => {
+  it('applies a demotion at once: the demoted admin’s token ends, and signed in again they lose admin routes', async () => {
     const a2 = await createUser(h.database.db, { role: 'admin' });
     expect((await get('/api/admin/users/members', a2)).status).toBe(200);
     await put(`/api/admin/users/${a2.id}`, dev, { role: 'member' });
-    expect((await get('/api/admin/users/members', a2)).status).toBe(403);
+    expect((await get('/api/admin/users/members', a2)).status).toBe(401);
+    const again = await request(h.app).post('/api/auth/login').send({ email: a2.email, password: a2.password });
+    expect(again.body.user.role).toBe('member');
+    expect((await get('/api/admin/users/members', { ...a2, token: again.body.token })).status).toBe(403);
   });
 });
 

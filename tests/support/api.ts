@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
-import { createApp } from '../../server/src/app';
+import { type AppDeps, createApp } from '../../server/src/app';
 import type { Database } from '../../server/src/db/client';
 import { createLogger } from '../../server/src/logger';
 import { createTestDatabase } from './db';
@@ -16,8 +16,8 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-/** createApp over a fresh test database; no port, for supertest. */
-export async function setupApi(): Promise<ApiHarness> {
+/** createApp over a fresh test database; no port, for supertest. `deps` overrides the app's options. */
+export async function setupApi(deps: Partial<Omit<AppDeps, 'db' | 'dataDir'>> = {}): Promise<ApiHarness> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wa-api-'));
   const app = createApp({
@@ -25,6 +25,7 @@ export async function setupApi(): Promise<ApiHarness> {
     jwtSecret: TEST_JWT_SECRET,
     logger: createLogger(process.env.TEST_LOG === '1' ? 'error' : 'silent'),
     dataDir,
+    ...deps,
   });
   return {
     app,

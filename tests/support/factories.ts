@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Role } from '@wa/shared';
 import type { Db } from '../../server/src/db/client';
 import { signToken } from '../../server/src/http/auth';
+import { hashPassword } from '../../server/src/modules/users/passwords';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
-import { hashPassword, UsersService } from '../../server/src/modules/users/users.service';
+import { UsersService } from '../../server/src/modules/users/users.service';
 
 export const TEST_JWT_SECRET = 'test-secret-for-the-test-suites-only';
 

@@ -1,3 +1,5 @@
+// first: it configures zod before any schema of @wa/shared is built
+import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';

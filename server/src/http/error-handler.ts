@@ -14,6 +14,28 @@ interface HttpishError {
   code?: string;
 }
 
+/** The SQLSTATE of a database error, also when drizzle wraps it (as `cause`). */
+export function sqlState(err: unknown): string | null {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * A database error caused by the value a client sent (SQLSTATE class 22, "data exception": a NUL
+ * or a byte sequence the encoding cannot hold, a number out of range, a malformed date) is a 400
+ * with a message, not a 500.
+ */
+function clientDataError(code: string | null): string | null {
+  if (code === null || !code.startsWith('22')) return null;
+  if (code === '22021' || code === '22P05') return 'Text must not contain NUL characters or invalid byte sequences.';
+  if (code === '22003') return 'A number in the request is out of range.';
+  return 'A value in the request is not valid.';
+}
+
 /** Turns every error into JSON `{msg}`; only unexpected ones are logged. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
@@ -44,7 +66,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(status).json({ msg: err instanceof Error ? err.message : 'Bad request' });
       return;
     }
-    log.error({ err, method: req.method, url: req.originalUrl }, 'unexpected error');
+    const dataError = clientDataError(sqlState(err));
+    if (dataError) {
+      res.status(400).json({ msg: dataError });
+      return;
+    }
+    // the path only: a query string can hold search text or a token
+    log.error({ err, method: req.method, path: req.originalUrl.split('?')[0] }, 'unexpected error');
     res.status(500).json({ msg: 'Internal server error' });
   };
 }

@@ -23,6 +23,12 @@ export class AttemptLimiter {
     return entry.count >= this.max ? Math.ceil((entry.resetAt - now) / 1000) : 0;
   }
 
+  /** Attempts counted for `key` in its current window. */
+  count(key: string): number {
+    const entry = this.hits.get(key);
+    return entry && entry.resetAt > this.now() ? entry.count : 0;
+  }
+
   hit(key: string): void {
     const now = this.now();
     const entry = this.hits.get(key);

@@ -8,8 +8,8 @@ describe('registerBody', () => {
       firstName: ' Ani ',
       lastName: 'B',
       email: 'ani@example.test',
-      password: 'x',
-      password2: 'x',
+      password: 'rahasia1',
+      password2: 'rahasia1',
       referral_code: '',
       agreeToTerms: 'on',
     });
@@ -17,7 +17,7 @@ describe('registerBody', () => {
   });
 
   it('gives the spec texts per field', () => {
-    const r = registerBody.safeParse({ email: 'a b@c.d', password: 'x', password2: 'y' });
+    const r = registerBody.safeParse({ email: 'a b@c.d', password: 'rahasia1', password2: 'rahasia2' });
     expect(r.success).toBe(false);
     if (!r.success) {
       expect(fieldErrors(r.error)).toEqual({

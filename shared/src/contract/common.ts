@@ -14,6 +14,27 @@ export interface Paged<T> {
   meta: { page: number; totalPages: number; total: number; pageSize: number };
 }
 
+/** PostgreSQL cannot store a NUL character in text; a value holding one is refused up front. */
+export const NUL_MSG = 'must not contain a NUL character (\\0).';
+
+/** True when the text holds a NUL character. */
+export const hasNul = (s: string) => s.includes('\0');
+
+/**
+ * The dotted path of the first string holding a NUL anywhere in a parsed body or query (`''` for
+ * the value itself), or null. The server runs it before every schema, so no route has to remember.
+ */
+export function findNul(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return hasNul(value) ? path : null;
+  if (depth > 20 || value === null || typeof value !== 'object') return null;
+  for (const [key, v] of Object.entries(value)) {
+    if (hasNul(key)) return path ? `${path}.${key.replaceAll('\0', '')}` : key.replaceAll('\0', '');
+    const found = findNul(v, path ? `${path}.${key}` : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** `?page=` as the server reads it: a whole number from 1, default 1. */
 export const pageQuery = z.object({
   page: z.coerce
@@ -22,7 +43,12 @@ export const pageQuery = z.object({
     .min(1, 'page must be 1 or more')
     .max(1_000_000_000, 'page is too large')
     .default(1),
-  search: z.string().trim().max(200, 'search is too long').optional(),
+  search: z
+    .string({ error: 'search must be text.' })
+    .trim()
+    .max(200, 'search is too long')
+    .refine((v) => !hasNul(v), `search ${NUL_MSG}`)
+    .optional(),
 });
 
 /** A path id: a positive whole number. */
@@ -32,6 +58,26 @@ export const idParam = z.coerce
   .positive('id must be a positive number')
   .max(2_147_483_647, 'id is too large');
 
+/**
+ * An id in a body or query field: a positive whole number, also as a numeric string. The message
+ * names the field and says what was wrong: absent ("X is required."), or given with the wrong type.
+ */
+export function idField(label: string) {
+  return z.preprocess(
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({
+        error: (issue) =>
+          issue.input === undefined
+            ? `${label} is required.`
+            : `${label} must be a number (got ${typeof issue.input === 'string' ? 'text' : typeof issue.input}).`,
+      })
+      .int(`${label} must be a whole number.`)
+      .positive(`${label} must be a positive number.`)
+      .max(2_147_483_647, `${label} is too large.`),
+  );
+}
+
 /** A required text field with the form's own "required" message; null and undefined count as empty. */
 export function requiredText(requiredMsg: string, max = 255) {
   return z.preprocess(
@@ -40,7 +86,8 @@ export function requiredText(requiredMsg: string, max = 255) {
       .string({ error: `${requiredMsg.replace(/ is required\.$/, '')} must be text.` })
       .trim()
       .min(1, requiredMsg)
-      .max(max, `Must be at most ${max} characters.`),
+      .max(max, `Must be at most ${max} characters.`)
+      .refine((v) => !hasNul(v), `${requiredMsg.replace(/ is required\.$/, '')} ${NUL_MSG}`),
   );
 }
 
@@ -52,6 +99,7 @@ export function optionalText(label: string, max = 255) {
       .string({ error: `${label} must be text.` })
       .trim()
       .max(max, `${label} must be at most ${max} characters.`)
+      .refine((v) => !hasNul(v), `${label} ${NUL_MSG}`)
       .optional(),
   );
 }

@@ -8,7 +8,7 @@ export const ALL_USERS = 'all';
  * (also spelled `0`) for every user at once.
  */
 export const counterUserParam = z
-  .string({ error: 'userId is missing' })
+  .string({ error: (issue) => (issue.input === undefined ? 'userId is missing' : 'userId must be text.') })
   .trim()
   .transform((v, ctx): number | typeof ALL_USERS => {
     if (v === ALL_USERS || v === '0') return ALL_USERS;

@@ -10,7 +10,7 @@ import { DEVICE_ID_PATTERN } from './whatsapp';
 /** GET /dev/monitor/remote?id={deviceId}. */
 export const monitorRemoteQuery = z.object({
   id: z
-    .string({ error: 'id is required.' })
+    .string({ error: (issue) => (issue.input === undefined ? 'id is required.' : 'id must be text.') })
     .trim()
     .regex(DEVICE_ID_PATTERN, 'id must be a client id like id-{timestamp}-{number}.'),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../constants';
 import { EMAIL_PATTERN } from '../format';
+import { newPassword } from './auth';
 import { optionalText, pageQuery, wholeNumber } from './common';
 
 /** A user as the API returns it; the password hash never leaves the server. */
@@ -62,13 +63,11 @@ export const updateUserBody = z
     firstname: optionalText('First name', 100).pipe(z.string().min(1, 'First name is required.').optional()),
     lastname: optionalText('Last name', 100).pipe(z.string().min(1, 'Last name is required.').optional()),
     email: optionalText('Email', 255).pipe(z.string().regex(EMAIL_PATTERN, 'Invalid email format.').optional()),
-    password: z.preprocess(
+    password: z.preprocess((v) => (v === null || v === '' ? undefined : v), newPassword().optional()),
+    /** required when users change their own password or e-mail */
+    current_password: z.preprocess(
       (v) => (v === null || v === '' ? undefined : v),
-      z
-        .string({ error: 'Password must be text.' })
-        .min(1, 'Password is required.')
-        .max(200, 'Password is too long.')
-        .optional(),
+      z.string({ error: 'Current password must be text.' }).max(1024, 'Current password is too long.').optional(),
     ),
     account_name: optionalText('Account name', 100),
     account_bank: optionalText('Bank', 100),

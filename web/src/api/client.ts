@@ -86,6 +86,8 @@ export const authApi = {
     });
     return unwrapAuth(body);
   },
+  /** "Log out everywhere": every token of this user stops working, this browser's too. */
+  logoutAll: () => call<{ msg: string }>('/auth/logout-all', { method: 'POST', fallback: 'Error signing out' }),
   /** Resolves to the status and body: a 401 is not an exception here, it means "log out". */
   async validate(token: string): Promise<{ status: number; body: ValidateResponse | null }> {
     try {
@@ -123,7 +125,8 @@ export const usersApi = {
       fallback: 'Error fetching user',
     }),
   update: (id: number, body: UpdateUserBody) =>
-    call<{ user: UserDto; msg: string }>(`/admin/users/${id}`, {
+    // `token` comes back when the change ended this user's older tokens (own password or e-mail)
+    call<{ user: UserDto; msg: string; token?: string }>(`/admin/users/${id}`, {
       method: 'PUT',
       body,
       fallback: 'Error updating user',

@@ -42,6 +42,11 @@ export function storeSession(token: string, user: UserDto): void {
   removeCookie(ANALYTICS_COOKIE);
 }
 
+/** Replaces the token alone (a password change gave this browser a fresh one). */
+export function storeToken(token: string): void {
+  setCookie(AUTH_COOKIE, token);
+}
+
 export function storeUser(user: UserDto): void {
   setCookie(USER_COOKIE, JSON.stringify(user));
 }

@@ -1,10 +1,14 @@
-import { Router } from 'express';
-import { bearerToken } from '../../http/auth';
+import { type RequestHandler, Router } from 'express';
+import { actorOf, bearerToken } from '../../http/auth';
+import type { UsersService } from '../users/users.service';
 import type { AuthService } from './auth.service';
 
-/** §7 Auth: /api/auth/… (public). */
-export function authRoutes(auth: AuthService): Router {
+/** §7 Auth: /api/auth/… (public), plus "log out everywhere" for a signed-in user. */
+export function authRoutes(auth: AuthService, users: UsersService, requireAuth: RequestHandler): Router {
   const r = Router();
+  r.post('/logout-all', requireAuth, async (req, res) => {
+    res.json(await users.logoutEverywhere(actorOf(req)));
+  });
   r.post('/register', async (req, res) => {
     res.status(201).json(await auth.register(req.body, req.ip ?? ''));
   });

@@ -1,19 +1,24 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type AuthResponse, loginBody, registerBody, TERMS_MSG, type ValidateResponse } from '@wa/shared';
-import bcrypt from 'bcryptjs';
-import { signToken, verifyToken } from '../../http/auth';
+import { actorFromToken, signToken } from '../../http/auth';
 import { AppError, badRequest } from '../../http/errors';
 import { AttemptLimiter } from '../../http/rate-limit';
 import { parse } from '../../http/validate';
+import { hashPassword, verifyPassword } from '../users/passwords';
 import type { UsersRepo } from '../users/users.repo';
-import { hashPassword, type UsersService } from '../users/users.service';
+import type { UsersService } from '../users/users.service';
 
-/** Login failures allowed per address+email and per address in 15 minutes; sign-ups per address an hour. */
+/** Login failures allowed per address+account in 15 minutes before that pair is locked; sign-ups per address an hour. */
 export const LOGIN_FAILS_PER_EMAIL = 10;
+/**
+ * Failures from one address (any e-mail) after which its sign-ins are slowed down, never locked:
+ * locking per address let someone behind the same address (or a guesser) lock the admin out.
+ */
 export const LOGIN_FAILS_PER_IP = 50;
+/** the slow-down per failure past LOGIN_FAILS_PER_IP, and its ceiling */
+export const LOGIN_SLOWDOWN_STEP_MS = 100;
+export const LOGIN_SLOWDOWN_MAX_MS = 3000;
 export const REGISTRATIONS_PER_IP = 30;
-
-// compared against when the e-mail is unknown, so both answers take as long
-const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 10);
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -75,10 +80,12 @@ export class AuthService {
     const input = parse(loginBody, body ?? {});
     const email = input.email.toLowerCase();
     const key = `${ip}|${email}`;
-    const wait = Math.max(this.loginFails.retryAfter(key), this.loginFailsByIp.retryAfter(ip));
+    const wait = this.loginFails.retryAfter(key);
     if (wait) throw new AppError(429, `Too many failed sign-in attempts. Please try again in ${wait} seconds.`);
+    const excess = this.loginFailsByIp.count(ip) - LOGIN_FAILS_PER_IP;
+    if (excess >= 0) await sleep(Math.min(LOGIN_SLOWDOWN_MAX_MS, (excess + 1) * LOGIN_SLOWDOWN_STEP_MS));
     const found = await this.repo.findAuthByEmail(email);
-    const ok = await bcrypt.compare(input.password, found?.passwordHash ?? DUMMY_HASH);
+    const ok = await verifyPassword(input.password, found?.passwordHash);
     if (!found || !ok) {
       this.loginFails.hit(key);
       this.loginFailsByIp.hit(ip);
@@ -87,14 +94,18 @@ export class AuthService {
     this.loginFails.reset(key);
     const user = await this.repo.findDto(found.id);
     if (!user) throw new AppError(401, 'Invalid email or password');
-    return { token: signToken(this.jwtSecret, user), user, msg: 'Login successful' };
+    return {
+      token: signToken(this.jwtSecret, { id: user.id, role: user.role, tokenVersion: found.tokenVersion }),
+      user,
+      msg: 'Login successful',
+    };
   }
 
   /** Checks a token (header or body); a bad one is a 401 that the web turns into a silent logout. */
   async validate(token: string | null): Promise<{ status: number; body: ValidateResponse }> {
     if (!token) return { status: 401, body: { isvalid: false, msg: 'Missing auth token', err: 'Missing auth token' } };
-    const id = verifyToken(this.jwtSecret, token);
-    const user = id === null ? null : await this.repo.findDto(id);
+    const actor = await actorFromToken(this.jwtSecret, token, (id) => this.repo.authState(id));
+    const user = actor === null ? null : await this.repo.findDto(actor.id);
     if (!user) {
       return {
         status: 401,

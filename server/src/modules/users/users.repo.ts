@@ -132,9 +132,34 @@ export class UsersRepo {
     return row?.role ?? null;
   }
 
+  /** The role and token version a token is checked against. */
+  async authState(id: number): Promise<{ role: string; tokenVersion: number } | null> {
+    const [row] = await this.db
+      .select({ role: users.role, tokenVersion: users.tokenVersion })
+      .from(users)
+      .where(eq(users.id, id));
+    return row ?? null;
+  }
+
+  /** The stored password hash, for checking a current password. */
+  async passwordHash(id: number): Promise<string | null> {
+    const [row] = await this.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id));
+    return row?.hash ?? null;
+  }
+
+  /** Ends every token signed before now ("log out everywhere"); returns the new version. */
+  async bumpTokenVersion(id: number): Promise<number> {
+    const [row] = await this.db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning({ tokenVersion: users.tokenVersion });
+    return row?.tokenVersion ?? 0;
+  }
+
   async findAuthByEmail(email: string) {
     const [row] = await this.db
-      .select({ id: users.id, passwordHash: users.passwordHash })
+      .select({ id: users.id, passwordHash: users.passwordHash, tokenVersion: users.tokenVersion })
       .from(users)
       .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
     return row ?? null;
@@ -169,11 +194,17 @@ export class UsersRepo {
     return row.id;
   }
 
-  async update(id: number, patch: UserPatch): Promise<void> {
-    await this.db
+  /**
+   * Applies a patch; with `endTokens` the token version is bumped in the same statement, so the
+   * change and the end of the older tokens happen together. Returns the token version after it.
+   */
+  async update(id: number, patch: UserPatch, endTokens = false): Promise<number> {
+    const [row] = await this.db
       .update(users)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(users.id, id));
+      .set({ ...patch, ...(endTokens ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}), updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning({ tokenVersion: users.tokenVersion });
+    return row?.tokenVersion ?? 0;
   }
 
   async levelExists(id: number): Promise<boolean> {
@@ -181,8 +212,10 @@ export class UsersRepo {
     return Boolean(row);
   }
 
-  async countAdmins(): Promise<number> {
-    const [row] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users where role = 'admin'`);
+  /** Users of a role; 'admin' counts every role that is not member, staff or dev (§6). */
+  async countRole(role: 'admin' | 'dev'): Promise<number> {
+    const where = role === 'dev' ? sql`role = 'dev'` : sql`role not in ('member', 'staff', 'dev')`;
+    const [row] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users where ${where}`);
     return Number(row.n);
   }
 

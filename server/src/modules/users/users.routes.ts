@@ -5,7 +5,10 @@ import { parse } from '../../http/validate';
 import type { UsersService } from './users.service';
 
 /** §7 Users: /api/admin/users/… (mounted behind `authenticate`). */
-export function usersRoutes(users: UsersService): Router {
+export function usersRoutes(
+  users: UsersService,
+  signFor: (user: { id: number; role: string; tokenVersion: number }) => string,
+): Router {
   const r = Router();
   const staffOnly = requireRoles('admin', 'dev');
 
@@ -31,7 +34,7 @@ export function usersRoutes(users: UsersService): Router {
     res.json(await users.get(actorOf(req), parse(idParam, req.params.id)));
   });
   r.put('/:id', async (req, res) => {
-    res.json(await users.update(actorOf(req), parse(idParam, req.params.id), req.body));
+    res.json(await users.update(actorOf(req), parse(idParam, req.params.id), req.body, signFor));
   });
   return r;
 }

@@ -2,7 +2,7 @@ import type { RegisterBody, UserDto } from '@wa/shared';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiCallError, authApi } from '../../api/client';
-import { clearSession, getStoredUser, getToken, storeSession, storeUser } from '../../lib/cookies';
+import { clearSession, getStoredUser, getToken, storeSession, storeToken, storeUser } from '../../lib/cookies';
 
 interface AuthState {
   user: UserDto | null;
@@ -13,9 +13,12 @@ interface AuthState {
   login(email: string, password: string): Promise<boolean>;
   register(form: RegisterBody): Promise<boolean>;
   logout(): void;
+  /** ends every session of this user on every device, then signs out here */
+  logoutEverywhere(): Promise<void>;
   /** §4 token validation: 401 logs out silently; other failures keep the session */
   validate(): Promise<void>;
-  setUser(user: UserDto): void;
+  /** keeps an edited user; `token` replaces this browser's when the edit ended the older ones */
+  setUser(user: UserDto, token?: string): void;
   clearFieldError(field: string): void;
 }
 
@@ -96,6 +99,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     navigate('/signin');
   }, [navigate]);
 
+  const logoutEverywhere = useCallback(async () => {
+    setError(null);
+    try {
+      await authApi.logoutAll();
+    } catch (err) {
+      // a token that already stopped working has nothing left to end
+      if (!(err instanceof ApiCallError && err.status === 401)) {
+        setError(err instanceof ApiCallError ? err.message : 'Error signing out');
+        return;
+      }
+    }
+    logout();
+  }, [logout]);
+
   const validate = useCallback(async () => {
     const t = getToken();
     if (!t) return;
@@ -117,7 +134,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [navigate]);
 
-  const setUser = useCallback((u: UserDto) => {
+  const setUser = useCallback((u: UserDto, t?: string) => {
+    if (t) {
+      storeToken(t);
+      setToken(t);
+    }
     storeUser(u);
     setUserState(u);
   }, []);
@@ -132,8 +153,34 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ user, token, loading, error, fieldErrors, login, register, logout, validate, setUser, clearFieldError }),
-    [user, token, loading, error, fieldErrors, login, register, logout, validate, setUser, clearFieldError],
+    () => ({
+      user,
+      token,
+      loading,
+      error,
+      fieldErrors,
+      login,
+      register,
+      logout,
+      logoutEverywhere,
+      validate,
+      setUser,
+      clearFieldError,
+    }),
+    [
+      user,
+      token,
+      loading,
+      error,
+      fieldErrors,
+      login,
+      register,
+      logout,
+      logoutEverywhere,
+      validate,
+      setUser,
+      clearFieldError,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

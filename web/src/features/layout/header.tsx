@@ -1,5 +1,5 @@
 import { menuFor, type UserDto } from '@wa/shared';
-import { AlignLeft, ChevronDown, LogOut, Moon, Pencil, Search, Sun, User, X } from 'lucide-react';
+import { AlignLeft, ChevronDown, LogOut, MonitorX, Moon, Pencil, Search, Sun, User, X } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -7,7 +7,7 @@ import { useSidebar } from './sidebar-context';
 import { useTheme } from './use-theme';
 
 function UserDropdown({ user }: { user: UserDto }) {
-  const { logout } = useAuth();
+  const { logout, logoutEverywhere } = useAuth();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -66,6 +66,15 @@ function UserDropdown({ user }: { user: UserDto }) {
             className="flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-700 hover:bg-gray-100 dark:text-gray-400 dark:hover:bg-white/5"
           >
             <LogOut size={18} /> Sign out
+          </button>
+          <button
+            type="button"
+            onClick={() => void logoutEverywhere()}
+            data-testid="logout-everywhere"
+            title="Ends your session in every browser and device, this one included"
+            className="flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-700 hover:bg-gray-100 dark:text-gray-400 dark:hover:bg-white/5"
+          >
+            <MonitorX size={18} /> Sign out everywhere
           </button>
         </div>
       )}

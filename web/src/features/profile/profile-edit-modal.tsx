@@ -15,6 +15,7 @@ const FIELDS = [
   'account_name',
   'account_bank',
   'account_number',
+  'current_password',
 ] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -29,6 +30,7 @@ export function ProfileEditModal({ open, onClose }: { open: boolean; onClose(): 
     account_name: '',
     account_bank: '',
     account_number: '',
+    current_password: '',
   });
   const [banks, setBanks] = useState<string[]>(DEFAULT_SETTINGS.bank_names.split(', '));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -46,6 +48,7 @@ export function ProfileEditModal({ open, onClose }: { open: boolean; onClose(): 
       account_name: user.account_name ?? '',
       account_bank: user.account_bank ?? '',
       account_number: user.account_number ?? '',
+      current_password: '',
     });
     setErrors({});
     setMessage(null);
@@ -78,9 +81,10 @@ export function ProfileEditModal({ open, onClose }: { open: boolean; onClose(): 
     try {
       const body: Record<string, string> = { ...form };
       if (!body.password) delete body.password;
+      if (!body.current_password) delete body.current_password;
       const res = await usersApi.update(user.id, body);
-      setUser(res.user);
-      setForm((s) => ({ ...s, password: '' }));
+      setUser(res.user, res.token);
+      setForm((s) => ({ ...s, password: '', current_password: '' }));
       setMessage({ ok: true, text: 'Profil berhasil disimpan.' });
     } catch (err) {
       const apiErr = err instanceof ApiCallError ? err : null;
@@ -129,6 +133,16 @@ export function ProfileEditModal({ open, onClose }: { open: boolean; onClose(): 
             value={form.password}
             onChange={(e) => edit('password', e.target.value)}
             error={errors.password}
+          />
+          <FormField
+            label="Password Saat Ini"
+            name="current_password"
+            type="password"
+            autoComplete="current-password"
+            placeholder="Wajib jika mengubah email atau password"
+            value={form.current_password}
+            onChange={(e) => edit('current_password', e.target.value)}
+            error={errors.current_password}
           />
           <div>
             <label htmlFor="account_bank" className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">
