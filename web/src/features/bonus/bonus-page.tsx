@@ -6,11 +6,11 @@ import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { type Confirmation, ConfirmDialog } from '../../components/dialogs';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatCard } from '../../components/stat-card';
 import { useListPage } from '../../lib/use-list-page';
 import { useAuth } from '../auth/auth-context';
-import { type Confirmation, ConfirmDialog } from '../whatsapp/dialogs';
 import { bonusApi } from './api';
 
 const date = (iso: string) => new Date(iso).toLocaleString('id-ID', { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,7 +1,7 @@
 import { ALL_USERS, type LiveEvent, type Role, type UserDto } from '@wa/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiCallError } from '../../api/client';
-import { useLiveEvents } from '../whatsapp/use-live-events';
+import { useLiveEvents } from '../../api/use-live-events';
 import { type Analytics, type CachedAnalytics, readAnalytics, writeAnalytics } from './analytics-cache';
 import { dashboardApi } from './api';
 

@@ -2,10 +2,10 @@ import type { LiveMessage } from '@wa/shared';
 import { Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useLiveEvents } from '../../api/use-live-events';
 import { Button } from '../../components/button';
+import { LiveDot } from '../../components/live-dot';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
-import { LiveDot } from '../whatsapp/live-dot';
-import { useLiveEvents } from '../whatsapp/use-live-events';
 import { IdForm, Spinner } from './monitor-controls';
 import { formatLineDate, lineOf, type MonitorLine } from './realtime-line';
 

@@ -3,19 +3,19 @@ import { Download, Loader2, Pencil, Play, Plus, Search, Square, Trash2 } from 'l
 import { type FormEvent, useCallback, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
+import { useLiveEvents } from '../../api/use-live-events';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
 import { inputClass } from '../../components/form-field';
+import { LiveDot } from '../../components/live-dot';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
 import { saveFile } from '../../lib/download';
 import { useListPage } from '../../lib/use-list-page';
 import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
 import { useAuth } from '../auth/auth-context';
-import { LiveDot } from '../whatsapp/live-dot';
-import { useLiveEvents } from '../whatsapp/use-live-events';
 import type { ToolApi } from './api';
 import {
   formatProgress,

@@ -12,10 +12,10 @@ import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { type Notice, NoticeDialog } from '../../components/dialogs';
 import { inputClass } from '../../components/form-field';
 import { useAuth } from '../auth/auth-context';
 import { receiversApi, whatsappApi } from './api';
-import { type Notice, NoticeDialog } from './dialogs';
 
 /** §9: the selectors load after a 1 s delay, and a search waits 1 s after the last key. */
 const SELECTOR_LOAD_DELAY_MS = 1_000;

@@ -13,15 +13,15 @@ import QRCode from 'qrcode';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
+import { useLiveEvents } from '../../api/use-live-events';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { FormField } from '../../components/form-field';
+import { LiveDot } from '../../components/live-dot';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { useAuth } from '../auth/auth-context';
 import { type ClientInfo, whatsappApi } from './api';
 import { BlasterForm } from './blaster-form';
-import { LiveDot } from './live-dot';
-import { useLiveEvents } from './use-live-events';
 
 type Mode = 'qr' | 'code';
 /** idle: the generate button; generating: waiting for the first code; showing: QR or code; saving */

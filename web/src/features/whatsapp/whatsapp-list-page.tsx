@@ -12,21 +12,21 @@ import { Check, Loader2, Plus, Search, Send, X } from 'lucide-react';
 import { type FormEvent, useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
+import { useLiveEvents } from '../../api/use-live-events';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { type Confirmation, ConfirmDialog, type Notice, NoticeDialog } from '../../components/dialogs';
 import { inputClass } from '../../components/form-field';
+import { LiveDot } from '../../components/live-dot';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
 import { useListPage } from '../../lib/use-list-page';
 import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
 import { useAuth } from '../auth/auth-context';
 import { splitS, whatsappApi } from './api';
-import { type Confirmation, ConfirmDialog, type Notice, NoticeDialog } from './dialogs';
-import { LiveDot } from './live-dot';
 import { type AccountRow, canReconnect, isCutOff, liveEventPatch, rowStatusText, toRow } from './live-rows';
-import { useLiveEvents } from './use-live-events';
 
 const errorText = (err: unknown, fallback = 'Network error. Please try again.') =>
   err instanceof ApiCallError ? err.message : fallback;

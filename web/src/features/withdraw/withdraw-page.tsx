@@ -6,13 +6,13 @@ import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { type Notice, NoticeDialog } from '../../components/dialogs';
 import { FormField } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatCard } from '../../components/stat-card';
 import { SuccessDialog } from '../../components/success-dialog';
 import { useListPage } from '../../lib/use-list-page';
 import { useAuth } from '../auth/auth-context';
-import { type Notice, NoticeDialog } from '../whatsapp/dialogs';
 import { type WithdrawSummary, withdrawApi } from './api';
 import { requestedAt, WithdrawStatusBadge } from './withdraw-status';
 

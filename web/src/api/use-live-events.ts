@@ -1,6 +1,6 @@
 import type { LiveMessage } from '@wa/shared';
 import { useEffect, useRef, useState } from 'react';
-import { useAuth } from '../auth/auth-context';
+import { useAuth } from '../features/auth/auth-context';
 import { BACKOFF_MIN_MS, nextDelay, reconnectAfter } from './live-reconnect';
 
 export interface LiveEvents {

@@ -1,7 +1,7 @@
 import { AlertTriangle, CheckCircle2, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from '../../components/button';
-import { Modal } from '../../components/modal';
+import { Button } from './button';
+import { Modal } from './modal';
 
 const ICONS = {
   success: <CheckCircle2 size={48} className="text-green-500" />,
