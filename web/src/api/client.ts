@@ -1,4 +1,12 @@
-import type { ApiError, AuthResponse, RegisterBody, UpdateUserBody, UserDto, ValidateResponse } from '@wa/shared';
+import type {
+  ApiError,
+  AuthResponse,
+  RegisterBody,
+  SettingDto,
+  UpdateUserBody,
+  UserDto,
+  ValidateResponse,
+} from '@wa/shared';
 import { getToken } from '../lib/cookies';
 
 /** A failed call: the server's `msg` (or a fallback), its status and per-field messages. */
@@ -108,16 +116,6 @@ export const authApi = {
     }
   },
 };
-
-export interface SettingDto {
-  interval_min: number;
-  interval_max: number;
-  price: number;
-  bank_names: string;
-  colors: string;
-  referral_percent: number;
-  info: string;
-}
 
 export const usersApi = {
   get: (id: number) =>

@@ -1,19 +1,14 @@
-import { REFRESH_DELAY_MS } from '@wa/shared';
+import { type Paged, REFRESH_DELAY_MS } from '@wa/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiCallError } from '../api/client';
-
-export interface PagedResult<T> {
-  data: T[];
-  meta: { page: number; totalPages: number; total: number };
-}
 
 /**
  * A server-paged list whose page lives in ?page= (§9). `refresh` waits the spec's 1 s while
  * showing the syncing flag, then refetches; `remove` drops a row once the server confirmed it;
  * `update` patches rows in place.
  */
-export function useListPage<T>(fetchPage: (page: number, search: string) => Promise<PagedResult<T>>, search = '') {
+export function useListPage<T>(fetchPage: (page: number, search: string) => Promise<Paged<T>>, search = '') {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [rows, setRows] = useState<T[]>([]);

@@ -1,13 +1,12 @@
-import type { BonusDto, CreateBonusBody, TotalBonusResponse, UserDto } from '@wa/shared';
+import type { BonusDto, CreateBonusBody, Paged, TotalBonusResponse, UserDto } from '@wa/shared';
 import { call } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
 export type MemberOption = Pick<UserDto, 'id' | 'firstname' | 'lastname' | 'email'>;
 
 /** §7 bonus calls: a member's own list (whatever the query says), admin and dev every bonus. */
 export const bonusApi = {
   page: (page: number) =>
-    call<PagedResult<BonusDto>>(`/admin/bonus/list-per-page?page=${page}`, { fallback: 'Error fetching Bonus list' }),
+    call<Paged<BonusDto>>(`/admin/bonus/list-per-page?page=${page}`, { fallback: 'Error fetching Bonus list' }),
   total: async (userId: number) =>
     (await call<TotalBonusResponse>(`/admin/bonus/total/${userId}`, { fallback: 'Error fetching Bonus total' }))
       .totalBonus,

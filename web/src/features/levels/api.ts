@@ -1,12 +1,12 @@
-import type { LevelDto } from '@wa/shared';
+import type { LevelDto, levelBody, Paged } from '@wa/shared';
+import type { z } from 'zod';
 import { call } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
-type LevelInput = Omit<LevelDto, 'id'>;
+type LevelInput = z.output<typeof levelBody>;
 
 export const levelsApi = {
   page: (page: number) =>
-    call<PagedResult<LevelDto>>(`/admin/level/list-per-page?page=${page}`, { fallback: 'Error fetching Level list' }),
+    call<Paged<LevelDto>>(`/admin/level/list-per-page?page=${page}`, { fallback: 'Error fetching Level list' }),
   get: (id: number) => call<{ level: LevelDto }>(`/admin/level/${id}`, { fallback: 'Error fetching Level' }),
   create: (body: LevelInput) =>
     call<{ level: LevelDto; msg: string }>('/admin/level/create', {

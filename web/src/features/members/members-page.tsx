@@ -1,4 +1,4 @@
-import { formatRupiah, type UserDto } from '@wa/shared';
+import { formatRupiah, type Paged, type UserDto } from '@wa/shared';
 import { Loader2, Search } from 'lucide-react';
 import { type FormEvent, useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,10 +9,10 @@ import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
 import { inputClass } from '../../components/form-field';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
-import { type PagedResult, useListPage } from '../../lib/use-list-page';
+import { useListPage } from '../../lib/use-list-page';
 
 const fetchMembers = (page: number, search: string, status: string) =>
-  call<PagedResult<UserDto>>(
+  call<Paged<UserDto>>(
     `/admin/users/members-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}${
       status ? `&status=${status}` : ''
     }`,

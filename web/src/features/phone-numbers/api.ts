@@ -1,22 +1,22 @@
-import type { PhoneNumberDto } from '@wa/shared';
+import type { Paged, PhoneNumberDto, savePhoneNumberBody, updatePhoneNumberBody } from '@wa/shared';
+import type { z } from 'zod';
 import { call } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
 export const phoneNumbersApi = {
   page: (page: number, search: string) =>
-    call<PagedResult<PhoneNumberDto>>(
+    call<Paged<PhoneNumberDto>>(
       `/admin/phonenumber/list-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
       { fallback: 'Error fetching Phone Number list' },
     ),
   get: (id: number) =>
     call<{ phoneNumber: PhoneNumberDto }>(`/admin/phonenumber/${id}`, { fallback: 'Error fetching Phone Number' }),
-  save: (body: { number: string; name: string }) =>
+  save: (body: z.output<typeof savePhoneNumberBody>) =>
     call<{ phoneNumber: PhoneNumberDto; msg: string }>('/admin/phonenumber/save', {
       method: 'POST',
       body,
       fallback: 'Error saving Phone Number',
     }),
-  update: (id: number, body: Partial<Pick<PhoneNumberDto, 'number' | 'name' | 'status'>>) =>
+  update: (id: number, body: z.output<typeof updatePhoneNumberBody>) =>
     call<{ phoneNumber: PhoneNumberDto }>(`/admin/phonenumber/${id}`, {
       method: 'PUT',
       body,

@@ -1,14 +1,14 @@
-import type { ProxyDto, ProxyStatus } from '@wa/shared';
+import type { Paged, ProxyDto, saveProxyBody, updateProxyBody } from '@wa/shared';
+import type { z } from 'zod';
 import { call } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
 export const proxiesApi = {
   page: (page: number) =>
-    call<PagedResult<ProxyDto>>(`/admin/proxy/list-per-page?page=${page}`, { fallback: 'Error fetching Proxy list' }),
+    call<Paged<ProxyDto>>(`/admin/proxy/list-per-page?page=${page}`, { fallback: 'Error fetching Proxy list' }),
   get: (id: number) => call<{ proxy: ProxyDto }>(`/admin/proxy/${id}`, { fallback: 'Error fetching Proxy' }),
-  save: (value: string) =>
+  save: (value: z.output<typeof saveProxyBody>['value']) =>
     call<{ proxy: ProxyDto }>('/admin/proxy/save', { method: 'POST', body: { value }, fallback: 'Error saving Proxy' }),
-  update: (id: number, body: { value: string; status: ProxyStatus }) =>
+  update: (id: number, body: z.output<typeof updateProxyBody>) =>
     call<{ proxy: ProxyDto }>(`/admin/proxy/${id}`, {
       method: 'PUT',
       body: { id, ...body },

@@ -1,16 +1,16 @@
-import { formatRupiah, type ReferralItem } from '@wa/shared';
+import { formatRupiah, PAGE_SIZE, type Paged, type ReferralItem } from '@wa/shared';
 import { useCallback } from 'react';
 import { call } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
-import { type PagedResult, useListPage } from '../../lib/use-list-page';
+import { useListPage } from '../../lib/use-list-page';
 import { useAuth } from '../auth/auth-context';
 
-const EMPTY: PagedResult<ReferralItem> = { data: [], meta: { page: 1, totalPages: 1, total: 0 } };
+const EMPTY: Paged<ReferralItem> = { data: [], meta: { page: 1, totalPages: 1, total: 0, pageSize: PAGE_SIZE } };
 
 const fetchReferrals = (page: number) =>
-  call<PagedResult<ReferralItem>>(`/admin/users/referral-per-page?page=${page}`, {
+  call<Paged<ReferralItem>>(`/admin/users/referral-per-page?page=${page}`, {
     fallback: 'Error fetching Referral list',
   });
 

@@ -1,6 +1,6 @@
-import { fieldErrors, settingsBody } from '@wa/shared';
+import { fieldErrors, type SettingDto, settingsBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiCallError, call, type SettingDto, settingsApi } from '../../api/client';
+import { ApiCallError, call, settingsApi } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { FormField, inputClass } from '../../components/form-field';

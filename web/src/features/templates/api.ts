@@ -1,12 +1,11 @@
-import type { TemplateDto } from '@wa/shared';
+import type { Paged, TemplateDto } from '@wa/shared';
 import { call, sendForm } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
 type Saved = { message: TemplateDto; msg: string };
 
 export const templatesApi = {
   page: (page: number) =>
-    call<PagedResult<TemplateDto>>(`/admin/message/list-per-page?page=${page}`, {
+    call<Paged<TemplateDto>>(`/admin/message/list-per-page?page=${page}`, {
       fallback: 'Error fetching Template list',
     }),
   get: (id: number) => call<{ message: TemplateDto }>(`/admin/message/${id}`, { fallback: 'Error fetching Template' }),

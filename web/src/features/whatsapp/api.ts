@@ -1,12 +1,15 @@
 import {
+  type newClientBody,
+  type Paged,
   QR_REQUEST_TIMEOUT_MS,
   type ReceiverDto,
   type SendMessageResult,
+  type saveWhatsappBody,
   WHATSAPP_FILTERS,
   type WhatsappDto,
 } from '@wa/shared';
+import type { z } from 'zod';
 import { ApiCallError, call } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
 export type WhatsappFilter = (typeof WHATSAPP_FILTERS)[number];
 
@@ -23,19 +26,9 @@ export interface ListQuery {
   status?: WhatsappFilter;
 }
 
-export interface ClientInfo {
-  phonenumber: string;
-  pushname: string;
-  server: string;
-  serialized: string;
-}
-
-export interface SaveBody extends Partial<ClientInfo> {
-  clientid: string;
-  proxyId?: number | null;
-  user_id?: number;
-  reconnect?: number;
-}
+export type SaveBody = z.output<typeof saveWhatsappBody>;
+/** What the worker's `authenticated` event tells about the account (`payload.clientInfo`). */
+export type ClientInfo = Pick<SaveBody, 'phonenumber' | 'pushname' | 'server' | 'serialized'>;
 
 /** Rejects with 'Request timed out' (§8) when `p` has not settled after `ms`. */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -63,7 +56,7 @@ const qs = (q: Record<string, string | number | boolean | undefined>) =>
 /** §7 WhatsApp: /api/admin/whatsapp/… */
 export const whatsappApi = {
   page: (q: ListQuery) =>
-    call<PagedResult<WhatsappDto>>(
+    call<Paged<WhatsappDto>>(
       `/admin/whatsapp/list-per-page?${qs({ page: q.page, user_id: q.userId, search: q.search, status: q.status })}`,
       { fallback: 'Error fetching WhatsApp list' },
     ),
@@ -76,7 +69,7 @@ export const whatsappApi = {
     }),
   get: (id: number) =>
     call<{ whatsapp: WhatsappDto }>(`/admin/whatsapp/${id}`, { fallback: 'Error fetching WhatsApp list' }),
-  newClient: (body: { deviceId: string; userId?: number; previousDeviceId?: string; phoneNumber?: string }) =>
+  newClient: (body: z.output<typeof newClientBody>) =>
     call<{ proxyId: number | null; deviceId: string }>('/admin/whatsapp/new-client', {
       method: 'POST',
       body,

@@ -3,6 +3,7 @@ import {
   normalizePhone,
   normalizeRole,
   REFRESH_DELAY_MS,
+  type ReceiverDto,
   SEND_CAPS,
   SEND_TEXTS,
   type WhatsappDto,
@@ -21,10 +22,8 @@ import { receiversApi, whatsappApi } from './api';
 const SELECTOR_LOAD_DELAY_MS = 1_000;
 const SEARCH_DELAY_MS = REFRESH_DELAY_MS;
 
-interface Receiver {
-  number: string;
-  name?: string;
-}
+/** A receiver offered or chosen: a target number (with its name), or a number typed by admin or dev. */
+type Receiver = Pick<ReceiverDto, 'number'> & Partial<Pick<ReceiverDto, 'name'>>;
 
 type Field = 'sender' | 'message' | 'receivers';
 

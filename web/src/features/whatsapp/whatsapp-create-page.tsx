@@ -161,7 +161,7 @@ export function WhatsappCreatePage() {
         await whatsappApi.save({
           clientid: id,
           ...info,
-          proxyId: proxyIdRef.current,
+          proxyId: proxyIdRef.current ?? undefined,
           user_id: prev?.userId ?? user?.id,
           reconnect: prev?.id ?? reconnectId ?? undefined,
         });

@@ -1,6 +1,7 @@
 import type {
   BalanceResponse,
   IncomeResponse,
+  Paged,
   TotalBonusResponse,
   WithdrawDto,
   WithdrawRequestBody,
@@ -8,7 +9,6 @@ import type {
   WithdrawTotalResponse,
 } from '@wa/shared';
 import { call } from '../../api/client';
-import type { PagedResult } from '../../lib/use-list-page';
 
 /** The figures of the /withdraw balance summary, whole rupiah. */
 export interface WithdrawSummary {
@@ -23,10 +23,9 @@ export interface WithdrawSummary {
 export const withdrawApi = {
   /** one user's history (`userId`), or every request when absent (admin, dev, staff) */
   page: (page: number, userId?: number) =>
-    call<PagedResult<WithdrawDto>>(
-      `/admin/withdraw/histories-per-page?page=${page}${userId ? `&user_id=${userId}` : ''}`,
-      { fallback: 'Error fetching Withdraw list' },
-    ),
+    call<Paged<WithdrawDto>>(`/admin/withdraw/histories-per-page?page=${page}${userId ? `&user_id=${userId}` : ''}`, {
+      fallback: 'Error fetching Withdraw list',
+    }),
   request: (body: WithdrawRequestBody) =>
     call<{ withdraw: WithdrawDto; msg: string }>('/admin/withdraw/request', {
       method: 'POST',
