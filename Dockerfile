@@ -11,8 +11,10 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json .puppeteerrc.cjs ./
 COPY shared/package.json shared/
+COPY core/package.json core/
 COPY server/package.json server/
 COPY workers/package.json workers/
+COPY app/package.json app/
 COPY web/package.json web/
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .

@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'shared/src/**/*.test.ts',
+            'core/src/**/*.test.ts',
             'server/src/**/*.test.ts',
             'workers/src/**/*.test.ts',
             'web/src/**/*.test.{ts,tsx}',
@@ -23,7 +24,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['server/src/**/*.int.test.ts', 'workers/src/**/*.int.test.ts', 'tests/integration/**/*.test.ts'],
+          include: [
+            'core/src/**/*.int.test.ts',
+            'server/src/**/*.int.test.ts',
+            'workers/src/**/*.int.test.ts',
+            'tests/integration/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

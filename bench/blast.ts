@@ -7,7 +7,7 @@
 // BENCH_ACCOUNTS (20), BENCH_TARGETS (1000000), BENCH_SECONDS (15)
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { rows } from '../server/src/db/client';
+import { rows } from '../core/src/db/client';
 import { bearer } from '../tests/support/api';
 import { createUser } from '../tests/support/factories';
 import { connectAccount, startWaHarness } from '../tests/support/wa-engine';

@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { parseCsvBatches } from '../server/src/imports/csv-stream';
+import { parseCsvBatches } from '../core/src/imports/csv-stream';
 import { ROOT } from './support';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);

@@ -16,10 +16,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_CHANNEL, type LiveEvent, type Role, userChannel } from '@wa/shared';
 import { WebSocket } from 'ws';
-import { signToken } from '../server/src/http/auth';
-import { type EventBus, InProcessBus, RedisBus } from '../server/src/realtime/bus';
+import { type EventBus, InProcessBus, RedisBus } from '../core/src/realtime/bus';
+import { publishLive } from '../core/src/realtime/publish';
+import { signToken } from '../server/src/auth/tokens';
 import { attachHub } from '../server/src/realtime/hub';
-import { publishLive } from '../server/src/realtime/publish';
 import { percentile, ROOT } from './support';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);

@@ -13,4 +13,4 @@ buildWebIfStale();
 register();
 const { seedDemo } = await import('../server/src/demo-seed.ts');
 await seedDemo(process.env.DATA_DIR);
-await import('../server/src/main.ts');
+await import('../app/src/main.ts');

@@ -5,4 +5,4 @@ import { buildWebIfStale } from './web-build.mjs';
 
 buildWebIfStale();
 register();
-await import('../server/src/main.ts');
+await import('../app/src/main.ts');

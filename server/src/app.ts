@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_TIMEZONE } from '@wa/core/config';
+import type { Db } from '@wa/core/db/client';
+import { badRequest } from '@wa/core/errors';
+import { InProcessQueue, type JobQueue } from '@wa/core/jobs/queue';
+import type { Logger } from '@wa/core/logger';
+import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
 import { findNul, NUL_MSG } from '@wa/shared';
 import express, { type Express } from 'express';
-import { DEFAULT_TIMEZONE } from './config';
-import type { Db } from './db/client';
-import { authenticate, signToken } from './http/auth';
+import { signToken } from './auth/tokens';
+import { authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
-import { badRequest } from './http/errors';
-import { InProcessQueue, type JobQueue } from './jobs/queue';
-import type { Logger } from './logger';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
@@ -36,7 +38,6 @@ import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service';
 import { withdrawRoutes } from './modules/withdraw/withdraw.routes';
 import { WithdrawService } from './modules/withdraw/withdraw.service';
-import { type EventBus, InProcessBus } from './realtime/bus';
 
 export interface AppDeps {
   db: Db;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Db } from '@wa/core/db/client';
+import { settings } from '@wa/core/db/schema/index';
 import { DEFAULT_SETTINGS } from '@wa/shared';
-import type { Db } from './db/client';
-import { settings } from './db/schema';
 import { hashPassword } from './modules/users/passwords';
 import { UsersRepo } from './modules/users/users.repo';
 import { UsersService } from './modules/users/users.service';

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { type Db, openDatabase, rows } from '@wa/core/db/client';
 import { sql } from 'drizzle-orm';
 import { ensureSettings } from './bootstrap';
-import { type Db, openDatabase, rows } from './db/client';
 import { hashPassword } from './modules/users/passwords';
 import { UsersRepo } from './modules/users/users.repo';
 import { UsersService } from './modules/users/users.service';

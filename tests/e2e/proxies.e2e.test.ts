@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../server/src/db/client';
+import { rows } from '../../core/src/db/client';
 import type { TestUser } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/server';
 import { launchBrowser, newPage, signInAs } from './support/browser';

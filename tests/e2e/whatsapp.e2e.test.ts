@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../server/src/db/client';
-import { publishToUser } from '../../server/src/realtime/publish';
+import { rows } from '../../core/src/db/client';
+import { publishToUser } from '../../core/src/realtime/publish';
 import type { TestUser } from '../support/factories';
 import { launchBrowser, newPage, signInAs } from './support/browser';
 import { type EngineTestServer, startEngineTestServer } from './support/engine-server';

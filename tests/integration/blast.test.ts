@@ -2,7 +2,7 @@ import { BLAST_TEXTS } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rows } from '../../server/src/db/client';
+import { rows } from '../../core/src/db/client';
 import type { SimDelivery, SimDriver } from '../../workers/src/drivers/sim';
 import { createUser, type TestUser } from '../support/factories';
 import { connectAccount, nextEvent, startWaHarness, type WaHarness, waApi } from '../support/wa-engine';

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
-import { createLogger } from '../../server/src/logger';
 import { type ApiHarness, bearer, setupApi } from '../support/api';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
 

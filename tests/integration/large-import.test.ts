@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../server/src/db/client';
+import { rows } from '../../core/src/db/client';
 import { type ApiHarness, bearer, setupApi } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
 

@@ -5,12 +5,12 @@ import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientOptions, WebSocket } from 'ws';
-import { users } from '../../server/src/db/schema';
-import { type AuthState, signToken } from '../../server/src/http/auth';
+import { users } from '../../core/src/db/schema/index';
+import { type BusListener, type EventBus, InProcessBus } from '../../core/src/realtime/bus';
+import { publishLive, publishToAdmins, publishToUser } from '../../core/src/realtime/publish';
+import { type AuthState, signToken } from '../../server/src/auth/tokens';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
-import { type BusListener, type EventBus, InProcessBus } from '../../server/src/realtime/bus';
 import { attachHub, type Hub } from '../../server/src/realtime/hub';
-import { publishLive, publishToAdmins, publishToUser } from '../../server/src/realtime/publish';
 import { type ApiHarness, setupApi } from '../support/api';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
 

@@ -4,7 +4,7 @@ import { TOOL_TEXTS } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../server/src/db/client';
+import { rows } from '../../core/src/db/client';
 import { type SimDriver, simConfigFromEnv, simIsRegistered } from '../../workers/src/drivers/sim';
 import { bearer } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';

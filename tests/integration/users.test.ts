@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { levels, whatsappAccounts } from '../../server/src/db/schema';
+import { levels, whatsappAccounts } from '../../core/src/db/schema/index';
 import { type ApiHarness, bearer, setupApi } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
 

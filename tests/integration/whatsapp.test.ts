@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../server/src/db/client';
-import { OPEN_SESSION_JOB } from '../../server/src/jobs/names';
+import { rows } from '../../core/src/db/client';
+import { OPEN_SESSION_JOB } from '../../core/src/jobs/names';
 import type { SimDelivery, SimDriver } from '../../workers/src/drivers/sim';
 import { bearer } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
@@ -15,8 +15,9 @@ import {
   waApi,
 } from '../support/wa-engine';
 
-// the simulated phone pairs quickly and every send succeeds, so the tests are about the rules
-process.env.SIM_PAIR_DELAY_MS = '150';
+// the simulated phone pairs quickly (yet after the GET qr of a loaded machine) and every send
+// succeeds, so the tests are about the rules
+process.env.SIM_PAIR_DELAY_MS = '500';
 process.env.SIM_RESTORE_DELAY_MS = '20';
 process.env.SIM_SEND_LATENCY_MS = '0';
 process.env.SIM_SEND_FAIL_RATE = '0';

@@ -8,11 +8,11 @@ import type { Express } from 'express';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase, rows } from '../../core/src/db/client';
+import { createInfra } from '../../core/src/jobs/index';
+import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
 import { ensureSettings } from '../../server/src/bootstrap';
-import { type Database, openDatabase, rows } from '../../server/src/db/client';
-import { createInfra } from '../../server/src/jobs/index';
-import { createLogger } from '../../server/src/logger';
 import { bearer } from '../support/api';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
 

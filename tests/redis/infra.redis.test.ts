@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { BullmqQueue } from '../../server/src/jobs/bullmq-queue';
-import { RedisBus } from '../../server/src/realtime/bus';
+import { BullmqQueue } from '../../core/src/jobs/bullmq-queue';
+import { RedisBus } from '../../core/src/realtime/bus';
 import { describeBusContract, describeQueueContract } from '../support/infra-contract';
 
 const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;

@@ -6,13 +6,13 @@ import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { Database } from '../../server/src/db/client';
-import { users } from '../../server/src/db/schema';
-import type { AuthState } from '../../server/src/http/auth';
+import type { Database } from '../../core/src/db/client';
+import { users } from '../../core/src/db/schema/index';
+import { type EventBus, RedisBus } from '../../core/src/realtime/bus';
+import { publishToAdmins, publishToUser } from '../../core/src/realtime/publish';
+import type { AuthState } from '../../server/src/auth/tokens';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
-import { type EventBus, RedisBus } from '../../server/src/realtime/bus';
 import { attachHub, type Hub } from '../../server/src/realtime/hub';
-import { publishToAdmins, publishToUser } from '../../server/src/realtime/publish';
 import { createTestDatabase } from '../support/db';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
 

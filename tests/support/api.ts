@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
+import type { Database } from '../../core/src/db/client';
+import { createLogger } from '../../core/src/logger';
 import { type AppDeps, createApp } from '../../server/src/app';
-import type { Database } from '../../server/src/db/client';
-import { createLogger } from '../../server/src/logger';
 import { createTestDatabase } from './db';
 import { TEST_JWT_SECRET } from './factories';
 

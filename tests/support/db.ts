@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { type Database, openDatabase } from '../../core/src/db/client';
 import { ensureSettings } from '../../server/src/bootstrap';
-import { type Database, openDatabase } from '../../server/src/db/client';
 
 /** Which database the integration tier runs on: `TEST_DB=postgres` uses TEST_DATABASE_URL. */
 export function testDbKind(): 'pglite' | 'postgres' {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@wa/shared';
-import type { Db } from '../../server/src/db/client';
-import { signToken } from '../../server/src/http/auth';
+import type { Db } from '../../core/src/db/client';
+import { signToken } from '../../server/src/auth/tokens';
 import { hashPassword } from '../../server/src/modules/users/passwords';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
 import { UsersService } from '../../server/src/modules/users/users.service';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobQueue } from '../../server/src/jobs/queue';
-import type { EventBus } from '../../server/src/realtime/bus';
+import type { JobQueue } from '../../core/src/jobs/queue';
+import type { EventBus } from '../../core/src/realtime/bus';
 
 async function until(check: () => boolean, ms = 5000) {
   const end = Date.now() + ms;

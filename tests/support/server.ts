@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Db } from '../../core/src/db/client';
+import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
-import type { Db } from '../../server/src/db/client';
-import { createLogger } from '../../server/src/logger';
 import { createTestDatabase } from './db';
 import { createUser, TEST_JWT_SECRET, type TestUser, type UserInput } from './factories';
 

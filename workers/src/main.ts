@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from '@wa/server/config';
-import { createLogger } from '@wa/server/logger';
+import { ConfigError, loadConfig } from '@wa/core/config';
+import { createLogger } from '@wa/core/logger';
 import { startWorker } from './worker';
 
 /** `npm run worker`: a job-taking process; SIGTERM lets the jobs in flight finish first. */

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Config } from '@wa/server/config';
-import { openDatabase } from '@wa/server/db/client';
-import { createInfra } from '@wa/server/jobs/index';
-import type { Logger } from '@wa/server/logger';
+import type { Config } from '@wa/core/config';
+import { openDatabase } from '@wa/core/db/client';
+import { createInfra } from '@wa/core/jobs/index';
+import type { Logger } from '@wa/core/logger';
 import { startEngine } from './engine/index';
 
 export interface RunningWorker {

@@ -1,6 +1,6 @@
+import { AppError } from '@wa/core/errors';
+import type { Logger } from '@wa/core/logger';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '../logger';
-import { AppError } from './errors';
 
 /** Unknown /api paths answer a JSON 404, never the SPA. */
 export const apiNotFound: RequestHandler = (req, res) => {

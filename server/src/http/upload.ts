@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { AppError, badRequest } from '@wa/core/errors';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
-import { AppError, badRequest } from './errors';
 
 export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { type Db, type RawTx, withRawTransaction } from '@wa/core/db/client';
+import { AppError, badRequest } from '@wa/core/errors';
+import { ImportFileError } from '@wa/core/imports/json-stream';
+import type { ImportFile } from '@wa/core/imports/records';
+import { readRecordBatches } from '@wa/core/imports/records';
 import type { ImportSkipped } from '@wa/shared';
 import type { Response } from 'express';
-import { type Db, type RawTx, withRawTransaction } from '../db/client';
-import { AppError, badRequest } from '../http/errors';
 import { writeChunk } from '../http/stream';
 import { ByteFile } from './byte-file';
 import { copyLine, copyStream } from './copy-stream';
 import { directLoad } from './direct-load';
-import { ImportFileError } from './json-stream';
-import { readRecordBatches } from './records';
-import type { ImportFile } from './upload';
 
 /** What one target table needs from the importer. Identifiers are constants, never user input. */
 export interface BulkTarget {

@@ -1,4 +1,4 @@
-import type { RawTx } from '../db/client';
+import type { RawTx } from '@wa/core/db/client';
 
 /** COPY text format: backslash, tab, newline and carriage return are escaped; null is \N. */
 export function copyText(v: string | null): string {

@@ -1,11 +1,11 @@
+import type { RawTx } from '@wa/core/db/client';
+import { badRequest } from '@wa/core/errors';
+import type { ImportFile } from '@wa/core/imports/records';
+import { readRecordBatches } from '@wa/core/imports/records';
 import type { ImportSkipped } from '@wa/shared';
-import type { RawTx } from '../db/client';
-import { badRequest } from '../http/errors';
 import type { BulkTarget } from './bulk-import';
 import { copyLine, copyStream } from './copy-stream';
 import { KeyTable } from './key-table';
-import { readRecordBatches } from './records';
-import type { ImportFile } from './upload';
 
 /** Tables up to this size have their keys read into memory, so the file loads straight in. */
 export const DIRECT_MAX_EXISTING = 200_000;

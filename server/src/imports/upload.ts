@@ -1,20 +1,9 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { AppError, badRequest } from '@wa/core/errors';
+import type { ImportExt, ImportFile } from '@wa/core/imports/records';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { AppError, badRequest } from '../http/errors';
-
-export type ImportExt = 'csv' | 'json';
-
-export interface ImportFile {
-  /** the file name as uploaded */
-  name: string;
-  ext: ImportExt;
-  /** the file's text, decoded as UTF-8, chunk by chunk as it arrives */
-  text: AsyncIterable<string>;
-  /** the request's size in bytes when the client said it (Content-Length), to plan large loads */
-  bytes?: number;
-}
 
 export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 

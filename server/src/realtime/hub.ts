@@ -1,11 +1,12 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Actor } from '@wa/core/actor';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { liveBusChannel } from '@wa/core/realtime/publish';
 import { channelsFor } from '@wa/shared';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { type Actor, type AuthState, actorFromToken } from '../http/auth';
-import type { Logger } from '../logger';
-import type { EventBus } from './bus';
-import { liveBusChannel } from './publish';
+import { type AuthState, actorFromToken } from '../auth/tokens';
 
 /** Where browsers open their socket: `/ws?id={userId}&token={jwt}`. */
 export const HUB_PATH = '/ws';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '@wa/server/config';
+import type { Config } from '@wa/core/config';
 import type { SessionStore, WhatsAppDriver } from './types';
 
 /**

@@ -1,5 +1,5 @@
-import type { Db } from '@wa/server/db/client';
-import { rows } from '@wa/server/db/client';
+import type { Db } from '@wa/core/db/client';
+import { rows } from '@wa/core/db/client';
 import { sql } from 'drizzle-orm';
 import type { SessionStore } from './types';
 

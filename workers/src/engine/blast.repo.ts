@@ -1,4 +1,4 @@
-import { type Db, rows } from '@wa/server/db/client';
+import { type Db, rows } from '@wa/core/db/client';
 import { sql } from 'drizzle-orm';
 
 /** What a blast needs to know about its account before each message. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Db } from '@wa/server/db/client';
-import type { Logger } from '@wa/server/logger';
+import type { Db } from '@wa/core/db/client';
+import type { Logger } from '@wa/core/logger';
 import { BLAST_TEXTS, type LiveEvent, renderPlaceholders } from '@wa/shared';
 import { type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
 import {

@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
-import { type Db, rows } from '@wa/server/db/client';
-import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/server/jobs/names';
-import type { Logger } from '@wa/server/logger';
-import type { EventBus } from '@wa/server/realtime/bus';
-import { publishToAdmins, publishToUser } from '@wa/server/realtime/publish';
-import { type DeviceReply, type DeviceRequest, deviceChannel } from '@wa/server/realtime/rpc';
+import { type Db, rows } from '@wa/core/db/client';
+import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { type DeviceReply, type DeviceRequest, deviceChannel } from '@wa/core/realtime/rpc';
 import type { LiveEvent } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import {

@@ -1,8 +1,8 @@
-import type { Config } from '@wa/server/config';
-import type { Db } from '@wa/server/db/client';
-import type { JobQueue } from '@wa/server/jobs/queue';
-import type { Logger } from '@wa/server/logger';
-import type { EventBus } from '@wa/server/realtime/bus';
+import type { Config } from '@wa/core/config';
+import type { Db } from '@wa/core/db/client';
+import type { JobQueue } from '@wa/core/jobs/queue';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
 import { createDriver } from '../drivers/index';
 import { DbSessionStore } from '../drivers/session-store';
 import type { WhatsAppDriver } from '../drivers/types';

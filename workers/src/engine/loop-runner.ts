@@ -1,4 +1,4 @@
-import type { Logger } from '@wa/server/logger';
+import type { Logger } from '@wa/core/logger';
 
 /**
  * A loop an account's holder runs for it (a blast, a generator, a validator): started and stopped

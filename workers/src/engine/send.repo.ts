@@ -1,5 +1,5 @@
-import { type Db, rows } from '@wa/server/db/client';
-import type { SendMessageJob } from '@wa/server/jobs/names';
+import { type Db, rows } from '@wa/core/db/client';
+import type { SendMessageJob } from '@wa/core/jobs/names';
 import { sql } from 'drizzle-orm';
 
 /** The next step of an account's oldest unfinished one-off send. */

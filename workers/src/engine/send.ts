@@ -1,5 +1,5 @@
-import type { Db } from '@wa/server/db/client';
-import type { Logger } from '@wa/server/logger';
+import type { Db } from '@wa/core/db/client';
+import type { Logger } from '@wa/core/logger';
 import type { LiveEvent } from '@wa/shared';
 import { SendError, type WhatsAppSession } from '../drivers/types';
 import { LoopRunner } from './loop-runner';

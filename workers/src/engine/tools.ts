@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { type Db, rows } from '@wa/server/db/client';
-import { readRecords } from '@wa/server/imports/records';
-import type { Logger } from '@wa/server/logger';
-import { PHONE_INSERT_LOCK } from '@wa/server/modules/phone-numbers/phone-numbers.repo';
-import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/server/modules/tools/tools.repo';
+import { type Db, rows } from '@wa/core/db/client';
+import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
+import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
+import { readRecords } from '@wa/core/imports/records';
+import type { Logger } from '@wa/core/logger';
 import { type LiveEvent, normalizePhone } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { SendError, type WhatsAppSession } from '../drivers/types';

@@ -1,5 +1,5 @@
-import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/server/jobs/names';
-import type { JobQueue } from '@wa/server/jobs/queue';
+import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
+import type { JobQueue } from '@wa/core/jobs/queue';
 import { LOGIN_TEXTS } from '@wa/shared';
 import type { SessionHost } from '../engine/host';
 

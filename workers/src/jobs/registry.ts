@@ -1,8 +1,8 @@
-import type { Db } from '@wa/server/db/client';
-import { OPEN_SESSION_JOB, type OpenSessionJob, SEND_MESSAGE_JOB, type SendMessageJob } from '@wa/server/jobs/names';
-import type { JobQueue } from '@wa/server/jobs/queue';
-import type { Logger } from '@wa/server/logger';
-import type { EventBus } from '@wa/server/realtime/bus';
+import type { Db } from '@wa/core/db/client';
+import { OPEN_SESSION_JOB, type OpenSessionJob, SEND_MESSAGE_JOB, type SendMessageJob } from '@wa/core/jobs/names';
+import type { JobQueue } from '@wa/core/jobs/queue';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
 import type { SessionHost } from '../engine/host';
 import { handleOpenSession } from './open-session.job';
 import { handleSendMessage } from './send-message.job';

@@ -1,5 +1,5 @@
-import type { SendMessageJob } from '@wa/server/jobs/names';
-import { callDevice, NoHolderError } from '@wa/server/realtime/rpc';
+import type { SendMessageJob } from '@wa/core/jobs/names';
+import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import { ensureSend } from '../engine/send.repo';
 import type { JobContext } from './registry';
 

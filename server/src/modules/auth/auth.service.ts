@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError, badRequest } from '@wa/core/errors';
+import { AttemptLimiter } from '@wa/core/rate-limit';
+import { parse } from '@wa/core/validate';
 import { type AuthResponse, loginBody, registerBody, TERMS_MSG, type ValidateResponse } from '@wa/shared';
-import { actorFromToken, signToken } from '../../http/auth';
-import { AppError, badRequest } from '../../http/errors';
-import { AttemptLimiter } from '../../http/rate-limit';
-import { parse } from '../../http/validate';
+import { actorFromToken, signToken } from '../../auth/tokens';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import type { UsersRepo } from '../users/users.repo';
 import type { UsersService } from '../users/users.service';

@@ -1,7 +1,7 @@
+import type { CounterScope } from '@wa/core/counter-scope';
+import { type Db, rows } from '@wa/core/db/client';
 import { ALL_USERS, type BonusDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import type { CounterScope } from '../../http/counter-scope';
 
 interface BonusRow {
   id: number;

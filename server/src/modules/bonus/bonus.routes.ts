@@ -1,7 +1,7 @@
+import { parse } from '@wa/core/validate';
 import { bonusListQuery, counterUserParam, idParam } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
-import { parse } from '../../http/validate';
 import type { BonusService } from './bonus.service';
 
 /** §7 Bonus: /api/admin/bonus/… (admin and dev give and take back; members read their own). */

@@ -1,3 +1,9 @@
+import type { Actor } from '@wa/core/actor';
+import { counterScope } from '@wa/core/counter-scope';
+import type { Db } from '@wa/core/db/client';
+import { badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import { parse } from '@wa/core/validate';
 import {
   BONUS_SENT,
   type BonusDto,
@@ -8,12 +14,6 @@ import {
   type Paged,
   type TotalBonusResponse,
 } from '@wa/shared';
-import type { Db } from '../../db/client';
-import type { Actor } from '../../http/auth';
-import { counterScope } from '../../http/counter-scope';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
 import { UsersRepo } from '../users/users.repo';
 import { WithdrawRepo } from '../withdraw/withdraw.repo';
 import { BonusRepo } from './bonus.repo';

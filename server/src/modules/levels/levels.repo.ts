@@ -1,6 +1,6 @@
+import { type Db, rows } from '@wa/core/db/client';
 import type { LevelDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
 
 const COLS = sql`id, name, blast_fee, requirement_blast`;
 

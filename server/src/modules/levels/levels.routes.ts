@@ -1,7 +1,7 @@
+import { parse } from '@wa/core/validate';
 import { idParam, pageQuery } from '@wa/shared';
 import { Router } from 'express';
 import { requireRoles } from '../../http/auth';
-import { parse } from '../../http/validate';
 import type { LevelsService } from './levels.service';
 
 /** §7 Level: /api/admin/level/… (admin and dev). */

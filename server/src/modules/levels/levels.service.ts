@@ -1,8 +1,8 @@
+import type { Db } from '@wa/core/db/client';
+import { notFound } from '@wa/core/errors';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import { parse } from '@wa/core/validate';
 import { levelBody } from '@wa/shared';
-import type { Db } from '../../db/client';
-import { notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
 import { LevelsRepo } from './levels.repo';
 
 export const LEVEL_SAVED = 'Level berhasil disimpan.';

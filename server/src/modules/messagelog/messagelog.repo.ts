@@ -1,7 +1,7 @@
+import type { CounterScope } from '@wa/core/counter-scope';
+import { type Db, rows } from '@wa/core/db/client';
 import { ALL_USERS, type SuccessFailCount } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import type { CounterScope } from '../../http/counter-scope';
 
 /** A half-open time window `[start, end)` as SQL timestamptz expressions. */
 export interface SqlRange {

@@ -1,7 +1,7 @@
+import type { Actor } from '@wa/core/actor';
+import { type CounterScope, counterScope } from '@wa/core/counter-scope';
+import type { Db } from '@wa/core/db/client';
 import type { CounterUser, IncomeResponse, MessageLogCount, SuccessFailCount } from '@wa/shared';
-import type { Db } from '../../db/client';
-import type { Actor } from '../../http/auth';
-import { type CounterScope, counterScope } from '../../http/counter-scope';
 import { UsersRepo } from '../users/users.repo';
 import { MessageLogRepo, todayIn } from './messagelog.repo';
 

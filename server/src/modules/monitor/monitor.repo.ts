@@ -1,6 +1,6 @@
+import { type Db, rows } from '@wa/core/db/client';
 import type { MonitorRemote, MonitorSocket } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
 
 type AccountRow = NonNullable<MonitorRemote['account']>;
 

@@ -1,7 +1,7 @@
+import { parse } from '@wa/core/validate';
 import { monitorRemoteQuery, monitorSocketQuery } from '@wa/shared';
 import { Router } from 'express';
 import { requireRoles } from '../../http/auth';
-import { parse } from '../../http/validate';
 import type { MonitorService } from './monitor.service';
 
 /** §7 Dev monitor: /api/dev/monitor/… (dev only), each answering `{ data }`. */

@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
+import type { Db } from '@wa/core/db/client';
+import { notFound } from '@wa/core/errors';
+import type { JobQueue } from '@wa/core/jobs/queue';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import type { MonitorLocal, MonitorRemote, MonitorSocket } from '@wa/shared';
-import type { Db } from '../../db/client';
-import { notFound } from '../../http/errors';
-import type { JobQueue } from '../../jobs/queue';
-import type { EventBus } from '../../realtime/bus';
 import type { HubInspection } from '../../realtime/hub';
-import { callDevice, NoHolderError } from '../../realtime/rpc';
 import { MonitorRepo } from './monitor.repo';
 
 /**

@@ -1,9 +1,8 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import type { ActiveStatus, PhoneNumberDto, ReceiverDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
 
-/** Every writer that inserts phone numbers takes this advisory lock (imports rely on it). */
-export const PHONE_INSERT_LOCK = 727_274_101;
 /** Rows between two cached bookmarks of the unfiltered list. */
 export const BOOKMARK_STRIDE = 1000;
 

@@ -1,9 +1,9 @@
+import { parse } from '@wa/core/validate';
 import { idParam, PHONE_EXPORT, pageQuery, receiversQuery } from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireRoles } from '../../http/auth';
 import { streamDownload, writeChunk } from '../../http/stream';
-import { parse } from '../../http/validate';
 import { receiveImport } from '../../imports/upload';
 import type { PhoneNumbersService } from './phone-numbers.service';
 

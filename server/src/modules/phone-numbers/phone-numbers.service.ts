@@ -1,3 +1,9 @@
+import type { Db } from '@wa/core/db/client';
+import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
+import { AppError, notFound } from '@wa/core/errors';
+import type { ImportFile } from '@wa/core/imports/records';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import { parse } from '@wa/core/validate';
 import {
   ACTIVE_STATUSES,
   normalizePhone,
@@ -7,13 +13,8 @@ import {
   savePhoneNumberBody,
   updatePhoneNumberBody,
 } from '@wa/shared';
-import type { Db } from '../../db/client';
-import { AppError, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
 import { type BulkOutcome, type BulkTarget, bulkImport } from '../../imports/bulk-import';
-import type { ImportFile } from '../../imports/upload';
-import { PHONE_INSERT_LOCK, PhoneNumbersRepo } from './phone-numbers.repo';
+import { PhoneNumbersRepo } from './phone-numbers.repo';
 
 const duplicate = (number: string) =>
   new AppError(409, `Nomor ${number} sudah terdaftar.`, { number: `Nomor ${number} sudah terdaftar.` });

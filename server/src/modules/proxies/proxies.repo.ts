@@ -1,7 +1,7 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { likePattern } from '@wa/core/paging';
 import type { ProxyDto, ProxyStatus } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import { likePattern } from '../../http/paging';
 
 /** Every writer that inserts proxies takes this advisory lock (imports rely on it). */
 export const PROXY_INSERT_LOCK = 727_274_102;

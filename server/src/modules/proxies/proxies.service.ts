@@ -1,10 +1,10 @@
+import type { Db } from '@wa/core/db/client';
+import { AppError, notFound } from '@wa/core/errors';
+import type { ImportFile } from '@wa/core/imports/records';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import { parse } from '@wa/core/validate';
 import { normalizeProxy, PAGE_SIZE, saveProxyBody, updateProxyBody } from '@wa/shared';
-import type { Db } from '../../db/client';
-import { AppError, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
 import { type BulkOutcome, type BulkTarget, bulkImport } from '../../imports/bulk-import';
-import type { ImportFile } from '../../imports/upload';
 import { PROXY_INSERT_LOCK, ProxiesRepo } from './proxies.repo';
 
 const duplicate = (value: string) =>

@@ -1,6 +1,6 @@
+import { type Db, rows } from '@wa/core/db/client';
 import type { SettingDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
 
 const COLS = sql`interval_min, interval_max, price, bank_names, colors, referral_percent, info`;
 

@@ -1,6 +1,6 @@
+import type { Db } from '@wa/core/db/client';
+import { parse } from '@wa/core/validate';
 import { settingsBody } from '@wa/shared';
-import type { Db } from '../../db/client';
-import { parse } from '../../http/validate';
 import { SettingsRepo } from './settings.repo';
 
 /** The global settings (§3 Setting, §5 Settings). */

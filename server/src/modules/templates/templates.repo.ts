@@ -1,6 +1,6 @@
+import { type Db, rows } from '@wa/core/db/client';
 import type { TemplateButtonDto, TemplateDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
 
 interface Row {
   id: number;

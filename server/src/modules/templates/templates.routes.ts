@@ -1,8 +1,8 @@
+import { parse } from '@wa/core/validate';
 import { idParam, pageQuery, TEMPLATE_MEDIA_EXTENSIONS } from '@wa/shared';
 import { Router } from 'express';
 import { requireRoles } from '../../http/auth';
 import { mediaUpload } from '../../http/upload';
-import { parse } from '../../http/validate';
 import { receiveImport } from '../../imports/upload';
 import type { TemplatesService } from './templates.service';
 

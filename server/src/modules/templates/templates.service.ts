@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Db } from '@wa/core/db/client';
+import { badRequest, notFound } from '@wa/core/errors';
+import { ImportFileError, parseJsonArray } from '@wa/core/imports/json-stream';
+import type { ImportFile } from '@wa/core/imports/records';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import { parse } from '@wa/core/validate';
 import { captionToWhatsapp, type ImportSkipped, sanitizeCaption, type TemplateDto, templateFields } from '@wa/shared';
-import type { Db } from '../../db/client';
-import { badRequest, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
-import { ImportFileError, parseJsonArray } from '../../imports/json-stream';
-import type { ImportFile } from '../../imports/upload';
 import { type TemplateInput, TemplatesRepo } from './templates.repo';
 
 export const TEMPLATE_MEDIA_URL = '/uploads/templates/';

@@ -1,3 +1,5 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
 import {
   type GeneratorDto,
   type ToolResultRow,
@@ -6,16 +8,6 @@ import {
   validatorFileUrl,
 } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-
-export type ToolKind = 'generator' | 'validator';
-
-/** The table names and running status of each tool; identifiers are constants, never input. */
-export const TOOL_TABLES = {
-  generator: { table: sql.raw('generators'), results: sql.raw('generator_results'), fk: sql.raw('generator_id') },
-  validator: { table: sql.raw('validators'), results: sql.raw('validator_results'), fk: sql.raw('validator_id') },
-} as const;
-export const RUNNING: Record<ToolKind, ToolStatus> = { generator: 'generating', validator: 'validating' };
 
 type Row = Record<string, unknown>;
 

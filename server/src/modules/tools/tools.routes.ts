@@ -1,9 +1,9 @@
+import { notFound } from '@wa/core/errors';
+import { parse } from '@wa/core/validate';
 import { idParam, toolListQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
-import { notFound } from '../../http/errors';
 import { mediaUpload } from '../../http/upload';
-import { parse } from '../../http/validate';
 import type { ToolsService } from './tools.service';
 
 /**

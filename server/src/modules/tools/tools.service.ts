@@ -1,6 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Actor } from '@wa/core/actor';
+import type { Db } from '@wa/core/db/client';
+import { RUNNING, type ToolKind } from '@wa/core/db/tool-tables';
+import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
+import { readRecords } from '@wa/core/imports/records';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
+import { parse } from '@wa/core/validate';
 import {
   type GeneratorDto,
   generatorBody,
@@ -13,17 +23,8 @@ import {
   validatorFields,
 } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import type { Actor } from '../../http/auth';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
-import { readRecords } from '../../imports/records';
-import type { EventBus } from '../../realtime/bus';
-import { publishToAdmins, publishToUser } from '../../realtime/publish';
-import { callDevice, NoHolderError } from '../../realtime/rpc';
 import { WhatsappRepo } from '../whatsapp/whatsapp.repo';
-import { RUNNING, type ToolKind, ToolsRepo } from './tools.repo';
+import { ToolsRepo } from './tools.repo';
 
 const HOLDER_TIMEOUT_MS = 5_000;
 const LABEL: Record<ToolKind, string> = { generator: 'Generator', validator: 'Validator' };

@@ -1,8 +1,8 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { levels, users } from '@wa/core/db/schema/index';
+import { likePattern } from '@wa/core/paging';
 import { normalizeRole, type ReferralItem, type UserDto } from '@wa/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import { levels, users } from '../../db/schema';
-import { likePattern } from '../../http/paging';
 
 interface UserRow {
   id: number;

@@ -1,7 +1,7 @@
+import { parse } from '@wa/core/validate';
 import { idParam, membersQuery, pageQuery, referralQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
-import { parse } from '../../http/validate';
 import type { UsersService } from './users.service';
 
 /** §7 Users: /api/admin/users/… (mounted behind `authenticate`). */

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
+import { type Actor, assertSelfOrStaff } from '@wa/core/actor';
+import { AppError, badRequest, forbidden, notFound } from '@wa/core/errors';
+import { pageMeta } from '@wa/core/paging';
+import { AttemptLimiter } from '@wa/core/rate-limit';
+import { parse } from '@wa/core/validate';
 import { PAGE_SIZE, PRIVILEGED_FIELDS, type UpdateUserBody, type UserDto, updateUserBody } from '@wa/shared';
-import { type Actor, assertSelfOrStaff } from '../../http/auth';
-import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
-import { pageMeta } from '../../http/paging';
-import { AttemptLimiter } from '../../http/rate-limit';
-import { parse } from '../../http/validate';
 import { hashPassword, verifyPassword } from './passwords';
 import type { UserPatch, UsersRepo } from './users.repo';
 

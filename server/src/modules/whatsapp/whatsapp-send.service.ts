@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Actor } from '@wa/core/actor';
+import type { Db } from '@wa/core/db/client';
+import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
+import { SEND_MESSAGE_JOB, type SendMessageJob } from '@wa/core/jobs/names';
+import type { JobQueue } from '@wa/core/jobs/queue';
+import { parse } from '@wa/core/validate';
 import {
   ALL_RECEIVERS,
   normalizePhone,
@@ -8,12 +14,6 @@ import {
   type SendMessageResult,
   sendMessageBody,
 } from '@wa/shared';
-import type { Db } from '../../db/client';
-import type { Actor } from '../../http/auth';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors';
-import { parse } from '../../http/validate';
-import { SEND_MESSAGE_JOB, type SendMessageJob } from '../../jobs/names';
-import type { JobQueue } from '../../jobs/queue';
 import { PhoneNumbersRepo } from '../phone-numbers/phone-numbers.repo';
 import { WhatsappRepo } from './whatsapp.repo';
 

@@ -1,7 +1,7 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { likePattern } from '@wa/core/paging';
 import type { WhatsappDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import { likePattern } from '../../http/paging';
 
 interface Row {
   id: number;

@@ -1,7 +1,7 @@
+import { parse } from '@wa/core/validate';
 import { counterUserParam, deviceIdParam, idParam, whatsappListQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
-import { parse } from '../../http/validate';
 import type { WhatsappService } from './whatsapp.service';
 
 /** §7 WhatsApp: /api/admin/whatsapp/… */

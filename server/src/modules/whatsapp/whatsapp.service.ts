@@ -1,3 +1,13 @@
+import type { Actor } from '@wa/core/actor';
+import { type Db, rows } from '@wa/core/db/client';
+import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
+import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
+import type { JobQueue } from '@wa/core/jobs/queue';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { callDevice, type DeviceReply, NoHolderError } from '@wa/core/realtime/rpc';
+import { parse } from '@wa/core/validate';
 import {
   ALL_USERS,
   accountIdBody,
@@ -17,16 +27,6 @@ import {
   type WhatsappDto,
 } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import type { Actor } from '../../http/auth';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
-import { OPEN_SESSION_JOB, type OpenSessionJob } from '../../jobs/names';
-import type { JobQueue } from '../../jobs/queue';
-import type { EventBus } from '../../realtime/bus';
-import { publishToAdmins, publishToUser } from '../../realtime/publish';
-import { callDevice, type DeviceReply, NoHolderError } from '../../realtime/rpc';
 import { type ListFilter, WhatsappRepo } from './whatsapp.repo';
 import { OneOffSends } from './whatsapp-send.service';
 

@@ -1,7 +1,7 @@
+import type { CounterScope } from '@wa/core/counter-scope';
+import { type Db, rows } from '@wa/core/db/client';
 import { ALL_USERS, type WithdrawDto, type WithdrawStatus } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../../db/client';
-import type { CounterScope } from '../../http/counter-scope';
 import { incomeSql } from '../messagelog/messagelog.repo';
 
 /** Withdrawals that hold money: a rejected one gives its nominal back. */

@@ -1,7 +1,7 @@
+import { parse } from '@wa/core/validate';
 import { counterUserParam, idParam, withdrawListQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, requireRoles } from '../../http/auth';
-import { parse } from '../../http/validate';
 import type { WithdrawService } from './withdraw.service';
 
 /**

@@ -1,3 +1,9 @@
+import type { Actor } from '@wa/core/actor';
+import { type CounterScope, counterScope } from '@wa/core/counter-scope';
+import type { Db } from '@wa/core/db/client';
+import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
+import { pageMeta, pageWindow } from '@wa/core/paging';
+import { parse } from '@wa/core/validate';
 import {
   type BalanceResponse,
   type CounterUser,
@@ -14,12 +20,6 @@ import {
   withdrawRequestBody,
   withdrawUpdateBody,
 } from '@wa/shared';
-import type { Db } from '../../db/client';
-import type { Actor } from '../../http/auth';
-import { type CounterScope, counterScope } from '../../http/counter-scope';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
-import { pageMeta, pageWindow } from '../../http/paging';
-import { parse } from '../../http/validate';
 import { UsersRepo } from '../users/users.repo';
 import { WithdrawRepo } from './withdraw.repo';
 

@@ -1,5 +1,5 @@
 import { ALL_USERS, type CounterUser } from '@wa/shared';
-import type { Actor } from './auth';
+import type { Actor } from './actor';
 import { forbidden, notFound } from './errors';
 
 /** Whose rows a dashboard counter sums: one user's, or everybody's. */

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createApp } from './app';
-import { ensureAdmin, ensureDev, ensureSettings } from './bootstrap';
-import { ConfigError, loadConfig, resolveJwtSecret } from './config';
-import { openDatabase } from './db/client';
-import { createInfra } from './jobs/index';
-import { createLogger } from './logger';
-import { UsersRepo } from './modules/users/users.repo';
-import { attachHub } from './realtime/hub';
+import { ConfigError, loadConfig, resolveJwtSecret } from '@wa/core/config';
+import { openDatabase } from '@wa/core/db/client';
+import { createInfra } from '@wa/core/jobs/index';
+import { createLogger } from '@wa/core/logger';
+import { createApp } from '@wa/server/app';
+import { ensureAdmin, ensureDev, ensureSettings } from '@wa/server/bootstrap';
+import { UsersRepo } from '@wa/server/modules/users/users.repo';
+import { attachHub } from '@wa/server/realtime/hub';
 
 /** config → migrate → bootstrap → listen. */
 async function main() {

@@ -1,6 +1,17 @@
 import { parseCsvBatches } from './csv-stream';
 import { parseJsonArray } from './json-stream';
-import type { ImportFile } from './upload';
+
+export type ImportExt = 'csv' | 'json';
+
+export interface ImportFile {
+  /** the file name as uploaded */
+  name: string;
+  ext: ImportExt;
+  /** the file's text, decoded as UTF-8, chunk by chunk as it arrives */
+  text: AsyncIterable<string>;
+  /** the request's size in bytes when the client said it (Content-Length), to plan large loads */
+  bytes?: number;
+}
 
 /** One record of an import file, its fields by name; `error` when the row could not be read. */
 export interface ImportRecord {
