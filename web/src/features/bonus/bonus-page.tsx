@@ -3,13 +3,15 @@ import { Gift, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiCallError } from '../../api/client';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { type Column, DataTable, Pagination } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
 import { type Confirmation, ConfirmDialog } from '../../components/dialogs';
+import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { actionColumn } from '../../components/row-actions';
 import { StatCard } from '../../components/stat-card';
 import { useListPage } from '../../lib/use-list-page';
+import { useRowDelete } from '../../lib/use-row-delete';
 import { useAuth } from '../auth/auth-context';
 import { bonusApi } from './api';
 
@@ -25,9 +27,9 @@ export function BonusPage() {
   const gives = role === 'admin' || role === 'dev';
   const list = useListPage(bonusApi.page);
   const [total, setTotal] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const rowDelete = useRowDelete(bonusApi.remove, (id) => list.remove((r) => r.id === id));
   const userId = user?.id;
 
   useEffect(() => {
@@ -38,18 +40,6 @@ export function BonusPage() {
       .catch((err) => setError(err instanceof ApiCallError ? err.message : 'Error fetching Bonus total'));
   }, [gives, userId]);
 
-  const remove = async (id: number) => {
-    setDeleting(id);
-    setError(null);
-    try {
-      const res = await bonusApi.remove(id);
-      list.remove((r) => r.id === res.id);
-    } catch (err) {
-      setError(err instanceof ApiCallError ? err.message : 'Network error. Please try again.');
-    } finally {
-      setDeleting(null);
-    }
-  };
   const askRemove = (r: BonusDto) =>
     setConfirmation({
       title: 'Apakah Anda yakin ?',
@@ -57,7 +47,7 @@ export function BonusPage() {
       confirm: 'Ya, Hapus.',
       cancel: 'Batal',
       danger: true,
-      onConfirm: () => void remove(r.id),
+      onConfirm: () => void rowDelete.remove(r.id),
     });
 
   const nominal: Column<BonusDto> = {
@@ -83,17 +73,7 @@ export function BonusPage() {
         nominal,
         reason,
         { header: 'Tanggal', cell: (r) => <span className="whitespace-nowrap">{date(r.createdAt)}</span> },
-        {
-          header: 'Action',
-          cell: (r) =>
-            deleting === r.id ? (
-              <span className="text-gray-500">Deleting...</span>
-            ) : (
-              <button type="button" onClick={() => askRemove(r)} className="text-red-500 hover:underline">
-                Delete
-              </button>
-            ),
-        },
+        actionColumn(rowDelete, { confirm: askRemove }),
       ]
     : [
         nominal,
@@ -123,13 +103,7 @@ export function BonusPage() {
           />
         </div>
       )}
-      {(list.error || error) && (
-        <div className="mb-4">
-          <Alert tone="error">{list.error ?? error}</Alert>
-        </div>
-      )}
-      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
-      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+      <ListTable list={list} columns={columns} error={list.error ?? rowDelete.error ?? error} />
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
     </>
   );

@@ -1,14 +1,14 @@
 import { formatRupiah, type Paged, type UserDto } from '@wa/shared';
-import { Loader2, Search } from 'lucide-react';
-import { type FormEvent, useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
-import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
-import { Button } from '../../components/button';
-import { type Column, DataTable, Pagination } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
 import { inputClass } from '../../components/form-field';
+import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SearchFields } from '../../components/search-fields';
+import { useDelayedSearch, withParam } from '../../lib/use-delayed-search';
 import { useListPage } from '../../lib/use-list-page';
 
 const fetchMembers = (page: number, search: string, status: string) =>
@@ -30,32 +30,12 @@ const STATUS_OPTIONS = [
 export function MembersPage() {
   const [params, setParams] = useSearchParams();
   const s = params.get('s') ?? '';
-  const [typed, setTyped] = useState(s);
-  const [searching, setSearching] = useState(false);
   const status = params.get('status') ?? '';
   const fetchPage = useCallback((page: number, search: string) => fetchMembers(page, search, status), [status]);
-  const filter = (value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set('status', value);
-    else next.delete('status');
-    next.set('page', '1');
-    setParams(next);
-  };
   const list = useListPage(fetchPage, s);
-
+  const filter = (value: string) => setParams(withParam(params, 'status', value, true));
   // §2: the search shows a spinner, waits about a second, then refetches
-  const search = (e: FormEvent) => {
-    e.preventDefault();
-    setSearching(true);
-    setTimeout(() => {
-      const next = new URLSearchParams(params);
-      if (typed.trim()) next.set('s', typed.trim());
-      else next.delete('s');
-      next.set('page', '1');
-      setParams(next);
-      setSearching(false);
-    }, 1000);
-  };
+  const search = useDelayedSearch(s, (text) => setParams(withParam(params, 's', text, true)));
 
   const columns: Column<UserDto>[] = [
     {
@@ -97,21 +77,8 @@ export function MembersPage() {
   return (
     <>
       <PageBreadcrumb title="Daftar Member" />
-      <form onSubmit={search} className="mb-4 flex flex-wrap items-center gap-2">
-        <div className="relative w-full sm:w-80">
-          <Search size={18} className="absolute top-1/2 left-3 -translate-y-1/2 text-gray-400" />
-          <input
-            name="s"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            placeholder="Cari Member"
-            aria-label="Cari Member"
-            className={`${inputClass} pl-10`}
-          />
-        </div>
-        <Button type="submit" size="sm" variant="outline" disabled={searching}>
-          {searching ? <Loader2 size={16} className="animate-spin" /> : <Search size={16} />} Cari
-        </Button>
+      <form onSubmit={search.submit} className="mb-4 flex flex-wrap items-center gap-2">
+        <SearchFields search={search} label="Cari Member" className="w-full sm:w-80" />
         <select
           aria-label="Filter Status"
           value={status}
@@ -125,13 +92,7 @@ export function MembersPage() {
           ))}
         </select>
       </form>
-      {list.error && (
-        <div className="mb-4">
-          <Alert tone="error">{list.error}</Alert>
-        </div>
-      )}
-      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
-      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+      <ListTable list={list} columns={columns} error={list.error} />
     </>
   );
 }

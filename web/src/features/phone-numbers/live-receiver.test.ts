@@ -13,17 +13,16 @@ describe('receiverChange', () => {
           receiver: { id: 4, count_success: 2, count_fail: 0, last_sent: last, in_use: 0 },
         },
       }),
-    ).toEqual({ id: 4, patch: { count_success: 2, last_sent: last, in_use: 0 }, flash: 'success' });
+    ).toEqual({ key: 4, patch: { count_success: 2, last_sent: last, in_use: 0, successUpdated: true } });
   });
 
   it('reads a failure and an in_use flag', () => {
     expect(receiverChange({ event: 'count_fail', payload: { receiver: { id: 4, count_fail: 1, in_use: 0 } } })).toEqual(
-      { id: 4, patch: { count_fail: 1, in_use: 0 }, flash: 'fail' },
+      { key: 4, patch: { count_fail: 1, in_use: 0, failUpdated: true } },
     );
     expect(receiverChange({ event: 'in_use', payload: { receiver: { id: 7, in_use: 1 } } })).toEqual({
-      id: 7,
+      key: 7,
       patch: { in_use: 1 },
-      flash: null,
     });
   });
 

@@ -1,24 +1,25 @@
 import type { LiveMessage, PhoneNumberDto } from '@wa/shared';
+import type { FlashFlags, LiveChange } from '../../lib/use-live-list';
 
-/** What a live event changes on a target number's row (§4 Phone number rows). */
-export interface ReceiverChange {
-  id: number;
-  patch: Partial<Pick<PhoneNumberDto, 'count_success' | 'count_fail' | 'last_sent' | 'in_use'>>;
-  /** the count that moved, highlighted for 1 s */
-  flash: 'success' | 'fail' | null;
+/** A target number's row: the number and its two count flashes. */
+export type PhoneRow = PhoneNumberDto & FlashFlags;
+
+export function toPhoneRow(dto: PhoneNumberDto): PhoneRow {
+  return { ...dto, successUpdated: false, failUpdated: false };
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
  * Reads count_success, count_fail and in_use events on 'client-admin' (payload.receiver: id,
- * count_success, count_fail, last_sent, in_use); null for anything else.
+ * count_success, count_fail, last_sent, in_use) as a change to the number's row (§4 Phone number
+ * rows), the moved count flashing; null for anything else.
  */
-export function receiverChange(message: LiveMessage): ReceiverChange | null {
+export function receiverChange(message: LiveMessage): LiveChange<PhoneRow> | null {
   const r = (message.payload?.receiver ?? null) as Record<string, unknown> | null;
   const id = num(r?.id);
   if (!r || id === undefined) return null;
-  const patch: ReceiverChange['patch'] = {};
+  const patch: Partial<PhoneRow> = {};
   const inUse = num(r.in_use);
   if (inUse !== undefined) patch.in_use = inUse;
   switch (message.event) {
@@ -27,17 +28,17 @@ export function receiverChange(message: LiveMessage): ReceiverChange | null {
       if (count === undefined) return null;
       patch.count_success = count;
       if (typeof r.last_sent === 'string') patch.last_sent = r.last_sent;
-      return { id, patch, flash: 'success' };
+      return { key: id, patch: { ...patch, successUpdated: true } };
     }
     case 'count_fail': {
       const count = num(r.count_fail);
       if (count === undefined) return null;
       patch.count_fail = count;
       if (typeof r.last_sent === 'string') patch.last_sent = r.last_sent;
-      return { id, patch, flash: 'fail' };
+      return { key: id, patch: { ...patch, failUpdated: true } };
     }
     case 'in_use':
-      return inUse === undefined ? null : { id, patch, flash: null };
+      return inUse === undefined ? null : { key: id, patch };
     default:
       return null;
   }

@@ -1,8 +1,8 @@
 import { formatRupiah, PAGE_SIZE, type Paged, type ReferralItem } from '@wa/shared';
 import { useCallback } from 'react';
 import { call } from '../../api/client';
-import { Alert } from '../../components/alert';
-import { type Column, DataTable, Pagination } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { useListPage } from '../../lib/use-list-page';
 import { useAuth } from '../auth/auth-context';
@@ -36,13 +36,7 @@ export function ReferralPage() {
   return (
     <>
       <PageBreadcrumb title="Daftar Referal" />
-      {list.error && (
-        <div className="mb-4">
-          <Alert tone="error">{list.error}</Alert>
-        </div>
-      )}
-      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
-      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+      <ListTable list={list} columns={columns} error={list.error} />
     </>
   );
 }

@@ -1,15 +1,14 @@
 import { IMAGE_EXTENSIONS, type TemplateDto } from '@wa/shared';
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiCallError } from '../../api/client';
-import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { type Column, DataTable, Pagination } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ExportButtons } from '../../components/export-buttons';
+import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
-import { StatusBadge } from '../../components/status-badge';
-import { streamDownload } from '../../lib/download';
+import { actionColumn, statusColumn } from '../../components/row-actions';
 import { useListPage } from '../../lib/use-list-page';
+import { useRowDelete } from '../../lib/use-row-delete';
 import { templatesApi } from './api';
 
 /** §2: jpg, jpeg, png, gif, webp, bmp and svg preview as images; anything else is a link. */
@@ -35,19 +34,7 @@ export function MediaPreview({ url }: { url: string | null }) {
 /** /message 'Template Pesan Blaster' (§2 Message templates). */
 export function TemplatesPage() {
   const list = useListPage(templatesApi.page);
-  const [deleting, setDeleting] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const remove = async (id: number) => {
-    setDeleting(id);
-    try {
-      const res = await templatesApi.remove(id);
-      list.remove((r) => r.id === res.id);
-    } catch (err) {
-      setError(err instanceof ApiCallError ? err.message : 'Network error. Please try again.');
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const rowDelete = useRowDelete(templatesApi.remove, (id) => list.remove((r) => r.id === id));
   const columns: Column<TemplateDto>[] = [
     { header: 'Media', cell: (r) => <MediaPreview url={r.media} /> },
     {
@@ -59,23 +46,8 @@ export function TemplatesPage() {
     },
     { header: 'Button', cell: (r) => (r.button.length ? r.button.map((b) => b.title).join(', ') : '-') },
     { header: 'Digunakan', cell: (r) => `${r.count_use} kali` },
-    { header: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
-    {
-      header: 'Action',
-      cell: (r) =>
-        deleting === r.id ? (
-          <span className="text-gray-500">Deleting...</span>
-        ) : (
-          <div className="flex gap-2">
-            <Link to={`/message/edit?id=${r.id}`} className="text-brand-500 hover:underline">
-              Edit
-            </Link>
-            <button type="button" onClick={() => remove(r.id)} className="text-red-500 hover:underline">
-              Delete
-            </button>
-          </div>
-        ),
-    },
+    statusColumn(),
+    actionColumn(rowDelete, { editTo: (r) => `/message/edit?id=${r.id}` }),
   ];
   return (
     <>
@@ -86,23 +58,14 @@ export function TemplatesPage() {
             <Plus size={16} /> Tambah
           </Button>
         </Link>
-        <Button
-          size="sm"
-          variant="outline"
-          onClick={() =>
-            list.total === 0 ? window.alert('No messages to export.') : streamDownload('/api/admin/message/export')
-          }
-        >
-          Export JSON
-        </Button>
+        <ExportButtons
+          total={list.total}
+          empty="No messages to export."
+          url={() => '/api/admin/message/export'}
+          formats={['json']}
+        />
       </div>
-      {(list.error || error) && (
-        <div className="mb-4">
-          <Alert tone="error">{list.error ?? error}</Alert>
-        </div>
-      )}
-      <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
-      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+      <ListTable list={list} columns={columns} error={list.error ?? rowDelete.error} />
     </>
   );
 }

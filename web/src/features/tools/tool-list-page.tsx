@@ -1,20 +1,20 @@
-import { FLASH_MS, type LiveMessage, normalizeRole, REFRESH_DELAY_MS, TOOL_EXPORT } from '@wa/shared';
+import { type LiveMessage, normalizeRole, TOOL_EXPORT } from '@wa/shared';
 import { Download, Loader2, Pencil, Play, Plus, Search, Square, Trash2 } from 'lucide-react';
-import { type FormEvent, useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
-import { useLiveEvents } from '../../api/use-live-events';
 import { Alert } from '../../components/alert';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
+import { ClientId } from '../../components/client-id';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
+import { FlashCount } from '../../components/flash-count';
 import { inputClass } from '../../components/form-field';
 import { LiveDot } from '../../components/live-dot';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
 import { saveFile } from '../../lib/download';
-import { useListPage } from '../../lib/use-list-page';
-import { useRowTimers, useWaitingCountdown } from '../../lib/use-row-timers';
+import { type LiveChange, useLiveList } from '../../lib/use-live-list';
 import { useAuth } from '../auth/auth-context';
 import type { ToolApi } from './api';
 import {
@@ -36,10 +36,7 @@ import {
 const errorText = (err: unknown, fallback = 'Network error. Please try again.') =>
   err instanceof ApiCallError ? err.message : fallback;
 
-const FLASH = {
-  successUpdated: 'bg-green-100 font-semibold text-green-700 dark:bg-green-500/20 dark:text-green-400',
-  failUpdated: 'bg-red-100 font-semibold text-red-700 dark:bg-red-500/20 dark:text-red-400',
-};
+const rowId = (r: { id: number }) => r.id;
 
 function statusTone(row: ToolRow): 'brand' | 'success' | 'error' | 'neutral' {
   if (isRunning(row)) return 'brand';
@@ -68,9 +65,6 @@ export interface ToolListPageProps<T extends ToolDto> {
 export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, targetColumn }: ToolListPageProps<T>) {
   const { user } = useAuth();
   const role = normalizeRole(user?.role);
-  const [params, setParams] = useSearchParams();
-  const s = params.get('s') ?? '';
-  const statusFilter = params.get('status') ?? '';
   // §6: dev lists every tool, admin and staff their own
   const userFilter = role === 'dev' ? undefined : user?.id;
 
@@ -78,73 +72,30 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
     (page: number, search: string) => api.page({ page, userId: userFilter, search: search || undefined }),
     [api, userFilter],
   );
-  const list = useListPage<T>(fetchPage, s);
-  // the fetched rows, then patched by live events; a new fetch replaces them in the same render
-  const [local, setLocal] = useState(() => ({ src: list.rows, rows: list.rows.map(toToolRow) }));
-  let rows = local.rows;
-  if (local.src !== list.rows) {
-    rows = list.rows.map(toToolRow);
-    setLocal({ src: list.rows, rows });
-  }
-  const setRows = useCallback((update: (rs: ToolRow<T>[]) => ToolRow<T>[]) => {
-    setLocal((l) => ({ ...l, rows: update(l.rows) }));
-  }, []);
-  const patch = useCallback(
-    (id: number, p: RowPatch) => setRows((rs) => rs.map((r) => (r.id === id ? ({ ...r, ...p } as ToolRow<T>) : r))),
-    [setRows],
-  );
-
-  const [typed, setTyped] = useState(s);
-  const [searching, setSearching] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  // live events (§4): each one patches the row of its generatorId / validatorId; counts flash 1 s
-  const flashTimers = useRowTimers<string>();
-  // live events seen per row: a Start/Stop answer older than an event must not undo it
-  const liveSeq = useRef(new Map<number, number>());
-  const onLive = useCallback(
-    (message: LiveMessage) => {
+  // live events (§4): each one patches the row of its generatorId / validatorId
+  const liveChange = useCallback(
+    (message: LiveMessage): LiveChange<ToolRow<T>> | null => {
       const id = toolEventId(message, kind);
-      const p = id === null ? null : toolLivePatch(message, kind);
-      if (id === null || !p) return;
-      liveSeq.current.set(id, (liveSeq.current.get(id) ?? 0) + 1);
-      patch(id, p);
-      for (const flag of ['successUpdated', 'failUpdated'] as const) {
-        if (!p[flag]) continue;
-        flashTimers.restart(`${id}:${flag}`, () => patch(id, { [flag]: false }), FLASH_MS);
-      }
+      const patch = id === null ? null : toolLivePatch(message, kind);
+      return id === null || !patch ? null : { key: id, patch: patch as Partial<ToolRow<T>> };
     },
-    [kind, patch, flashTimers],
+    [kind],
   );
-  const live = useLiveEvents(onLive);
-
-  useWaitingCountdown(rows, setRows);
-
-  const setParam = (key: 's' | 'status', value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    if (key === 's') next.set('page', '1');
-    setParams(next);
-  };
-  // §9: the search waits 1 s with a spinner, then refetches
-  const search = (e: FormEvent) => {
-    e.preventDefault();
-    setSearching(true);
-    setTimeout(() => {
-      setParam('s', typed.trim());
-      setSearching(false);
-    }, REFRESH_DELAY_MS);
-  };
+  const list = useLiveList<T, ToolRow<T>>({ fetchPage, toRow: toToolRow, liveKey: rowId, liveChange });
+  // a change to a row of either tool (the generic row type cannot name its fields)
+  const patch = (id: number, p: RowPatch) => list.patch(id, p as Partial<ToolRow<T>>);
+  const [params] = useSearchParams();
+  const statusFilter = params.get('status') ?? '';
+  const [error, setError] = useState<string | null>(null);
 
   const run = async (row: ToolRow<T>, action: 'start' | 'stop') => {
     setError(null);
     patch(row.id, { requesting: action });
-    const seq = liveSeq.current.get(row.id) ?? 0;
+    const seq = list.eventsSeen(row.id);
     try {
       const { data } = await api.run(action, row.id);
       // a short run can finish before its answer arrives: then the events already tell the story
-      if ((liveSeq.current.get(row.id) ?? 0) !== seq) patch(row.id, { requesting: null });
+      if (list.eventsSeen(row.id) !== seq) patch(row.id, { requesting: null });
       else patch(row.id, { ...data, requesting: null, ...(isRunning(data) ? {} : { waiting: false, waitTime: 0 }) });
     } catch (err) {
       patch(row.id, { requesting: null });
@@ -157,9 +108,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
     patch(row.id, { deleting: true });
     try {
       const res = await api.remove(row.id);
-      const gone = Number(res?.id ?? row.id);
-      // only the local rows: the fetched ones would bring back the other rows without their live changes
-      setRows((rs) => rs.filter((r) => r.id !== gone));
+      list.removeRow(Number(res?.id ?? row.id));
     } catch (err) {
       patch(row.id, { deleting: false });
       setError(errorText(err));
@@ -221,12 +170,6 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
     );
   };
 
-  const count = (r: ToolRow<T>, field: 'count_success' | 'count_fail', flag: keyof typeof FLASH, testId: string) => (
-    <span data-testid={testId} className={`rounded px-1.5 py-0.5 transition-colors ${r[flag] ? FLASH[flag] : ''}`}>
-      {r[field]}
-    </span>
-  );
-
   const columns: Column<ToolRow<T>>[] = [
     {
       header: 'Akun',
@@ -239,24 +182,16 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
     },
     {
       header: 'Client ID',
-      cell: (r) =>
-        !r.Whatsapp ? (
-          '-'
-        ) : role === 'dev' ? (
-          <a
-            href={`/monitor/realtime?id=${encodeURIComponent(r.Whatsapp.clientid)}`}
-            target="_blank"
-            rel="noreferrer"
-            className="font-mono text-xs whitespace-nowrap text-brand-500 hover:underline"
-          >
-            {r.Whatsapp.clientid}
-          </a>
-        ) : (
-          <span className="font-mono text-xs whitespace-nowrap">{r.Whatsapp.clientid}</span>
-        ),
+      cell: (r) => (r.Whatsapp ? <ClientId clientid={r.Whatsapp.clientid} monitor={role === 'dev'} /> : '-'),
     },
-    { header: 'Berhasil', cell: (r) => count(r, 'count_success', 'successUpdated', 'tool-success') },
-    { header: 'Gagal', cell: (r) => count(r, 'count_fail', 'failUpdated', 'tool-fail') },
+    {
+      header: 'Berhasil',
+      cell: (r) => <FlashCount value={r.count_success} flash={r.successUpdated} tone="success" testId="tool-success" />,
+    },
+    {
+      header: 'Gagal',
+      cell: (r) => <FlashCount value={r.count_fail} flash={r.failUpdated} tone="fail" testId="tool-fail" />,
+    },
     targetColumn,
     {
       header: 'Progress',
@@ -286,7 +221,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
   // §6: the Action column is for admin, staff and dev
   if (role === 'admin' || role === 'staff' || role === 'dev') columns.push({ header: 'Action', cell: actionCell });
 
-  const visible = rows.filter((r) => matchesStatus(r, statusFilter));
+  const visible = list.rows.filter((r) => matchesStatus(r, statusFilter));
 
   return (
     <>
@@ -298,10 +233,10 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
           </Button>
         </Link>
         <RefreshButton syncing={list.syncing} onClick={list.refresh} />
-        <LiveDot connected={live.connected} />
+        <LiveDot connected={list.connected} />
       </div>
       <div className="mb-4 flex flex-wrap items-end gap-2">
-        <form onSubmit={search} className="flex min-w-0 flex-1 basis-64 gap-2">
+        <form onSubmit={list.search.submit} className="flex min-w-0 flex-1 basis-64 gap-2">
           <label htmlFor={`${kind}-search`} className="sr-only">
             {`Cari ${noun}`}
           </label>
@@ -311,11 +246,11 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
             type="search"
             className={inputClass}
             placeholder={`Cari ${noun}`}
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
+            value={list.search.typed}
+            onChange={(e) => list.search.setTyped(e.target.value)}
           />
-          <Button type="submit" size="sm" variant="outline" disabled={searching} aria-label="Cari">
-            {searching ? <Loader2 size={16} className="animate-spin" /> : <Search size={16} />}
+          <Button type="submit" size="sm" variant="outline" disabled={list.search.searching} aria-label="Cari">
+            {list.search.searching ? <Loader2 size={16} className="animate-spin" /> : <Search size={16} />}
           </Button>
         </form>
         <div className="w-full sm:w-48">
@@ -327,7 +262,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
             name="status"
             className={inputClass}
             value={statusFilter}
-            onChange={(e) => setParam('status', e.target.value)}
+            onChange={(e) => list.setParam('status', e.target.value)}
           >
             <option value="">Semua</option>
             {STATUS_FILTERS.map((f) => (
@@ -343,7 +278,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
           <Alert tone="error">{error ?? list.error}</Alert>
         </div>
       )}
-      <DataTable columns={columns} rows={visible} rowKey={(r) => r.id} loading={list.loading} />
+      <DataTable columns={columns} rows={visible} rowKey={rowId} loading={list.loading} />
       <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
     </>
   );

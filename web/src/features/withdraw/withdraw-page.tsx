@@ -5,9 +5,10 @@ import { Link, useNavigate } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { type Column, DataTable, Pagination } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
 import { type Notice, NoticeDialog } from '../../components/dialogs';
 import { FormField } from '../../components/form-field';
+import { ListTable } from '../../components/list-table';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatCard } from '../../components/stat-card';
 import { SuccessDialog } from '../../components/success-dialog';
@@ -165,13 +166,7 @@ export function WithdrawPage() {
         </div>
         <div>
           <h3 className="mb-3 text-lg font-semibold text-gray-800 dark:text-white/90">Riwayat Withdraw</h3>
-          {list.error && (
-            <div className="mb-4">
-              <Alert tone="error">{list.error}</Alert>
-            </div>
-          )}
-          <DataTable columns={columns} rows={list.rows} rowKey={(r) => r.id} loading={list.loading} />
-          <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+          <ListTable list={list} columns={columns} error={list.error} />
         </div>
       </div>
       <SuccessDialog message={done} onOk={() => setDone(null)} />
