@@ -6,6 +6,7 @@ export * from './contract/common';
 export * from './contract/counters';
 export * from './contract/levels';
 export * from './contract/monitor';
+export * from './contract/passwords';
 export * from './contract/phone-numbers';
 export * from './contract/proxies';
 export * from './contract/settings';

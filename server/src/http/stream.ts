@@ -1,10 +1,6 @@
 import { csvCell } from '@wa/shared';
 import type { Response } from 'express';
-
-/** Writes and waits for the socket to drain when its buffer is full. */
-export async function writeChunk(res: Response, text: string | Buffer): Promise<void> {
-  if (!res.write(text)) await new Promise<void>((r) => res.once('drain', () => r()));
-}
+import { writeChunk } from '../imports/write-chunk';
 
 /**
  * Streams rows as a download, CSV (with a header) or a JSON array, fetching them page by page

@@ -1,40 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { type Db, type RawTx, withRawTransaction } from '@wa/core/db/client';
 import { AppError, badRequest } from '@wa/core/errors';
 import { ImportFileError } from '@wa/core/imports/json-stream';
 import type { ImportFile } from '@wa/core/imports/records';
 import { readRecordBatches } from '@wa/core/imports/records';
 import type { ImportSkipped } from '@wa/shared';
-import type { Response } from 'express';
-import { writeChunk } from '../http/stream';
+import type { BulkTarget } from './bulk-target';
 import { ByteFile } from './byte-file';
 import { copyLine, copyStream } from './copy-stream';
 import { directLoad } from './direct-load';
-
-/** What one target table needs from the importer. Identifiers are constants, never user input. */
-export interface BulkTarget {
-  table: 'phone_numbers' | 'proxies';
-  /** the unique column that decides duplicates */
-  key: 'number' | 'value';
-  /** the columns read from the file and inserted, key first */
-  columns: readonly string[];
-  /** advisory lock taken by every writer that inserts into the table */
-  lockKey: number;
-  /** turns a record's fields into the row to insert (key first), or the reason to skip it */
-  normalize(fields: Record<string, string>): { values: string[] } | { reason: string };
-  /** the API shape of a created row */
-  toDto(id: number, values: string[]): Record<string, unknown>;
-  /** the same as JSON, written by hand where a million rows make JSON.stringify of objects count */
-  toJson?(id: number, values: string[]): string;
-}
+import { writeChunk } from './write-chunk';
 
 export interface BulkOutcome {
   created: number;
   skipped: number;
-  /** streams `{created, skipped}` as JSON from the temp files, then removes them */
-  send(res: Response): Promise<void>;
+  /** writes `{created, skipped}` as JSON from the temp files into `out` and ends it, then removes them */
+  send(out: Writable): Promise<void>;
   discard(): void;
 }
 
@@ -103,7 +87,7 @@ class CandidateFile {
   }
 }
 
-async function pipeInto(res: Response, file: string) {
+async function pipeInto(res: Writable, file: string) {
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
     if (res.destroyed) return;
     await writeChunk(res, chunk as Buffer);
@@ -398,8 +382,7 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
     created: created.count,
     skipped: skipped.count,
     discard,
-    send: async (res: Response) => {
-      res.status(200).type('application/json');
+    send: async (res: Writable) => {
       try {
         await writeChunk(res, '{"created":[');
         await pipeInto(res, created.path);

@@ -3,7 +3,7 @@ import { badRequest } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { readRecordBatches } from '@wa/core/imports/records';
 import type { ImportSkipped } from '@wa/shared';
-import type { BulkTarget } from './bulk-import';
+import type { BulkTarget } from './bulk-target';
 import { copyLine, copyStream } from './copy-stream';
 import { KeyTable } from './key-table';
 

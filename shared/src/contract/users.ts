@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../constants';
 import { EMAIL_PATTERN } from '../format';
-import { newPassword } from './auth';
 import { optionalText, pageQuery, wholeNumber } from './common';
+import { newPassword } from './passwords';
 
 /** A user as the API returns it; the password hash never leaves the server. */
 export interface UserDto {

@@ -3,8 +3,9 @@ import { idParam, PHONE_EXPORT, pageQuery, receiversQuery } from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireRoles } from '../../http/auth';
-import { streamDownload, writeChunk } from '../../http/stream';
+import { streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
+import { writeChunk } from '../../imports/write-chunk';
 import type { PhoneNumbersService } from './phone-numbers.service';
 
 const exportQuery = z.object({
@@ -58,6 +59,7 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
   });
   r.post('/import', async (req, res) => {
     const outcome = await receiveImport(req, (file) => phones.import(file));
+    res.status(200).type('application/json');
     await outcome.send(res);
   });
   r.get('/:id', async (req, res) => {

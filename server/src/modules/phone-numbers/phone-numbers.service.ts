@@ -13,7 +13,8 @@ import {
   savePhoneNumberBody,
   updatePhoneNumberBody,
 } from '@wa/shared';
-import { type BulkOutcome, type BulkTarget, bulkImport } from '../../imports/bulk-import';
+import { type BulkOutcome, bulkImport } from '../../imports/bulk-import';
+import type { BulkTarget } from '../../imports/bulk-target';
 import { PhoneNumbersRepo } from './phone-numbers.repo';
 
 const duplicate = (number: string) =>

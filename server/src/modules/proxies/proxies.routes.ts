@@ -49,6 +49,7 @@ export function proxiesRoutes(proxies: ProxiesService): Router {
   });
   r.post('/import', async (req, res) => {
     const outcome = await receiveImport(req, (file) => proxies.import(file));
+    res.status(200).type('application/json');
     await outcome.send(res);
   });
   r.get('/:id', async (req, res) => {

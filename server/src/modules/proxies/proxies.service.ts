@@ -4,7 +4,8 @@ import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import { parse } from '@wa/core/validate';
 import { normalizeProxy, PAGE_SIZE, saveProxyBody, updateProxyBody } from '@wa/shared';
-import { type BulkOutcome, type BulkTarget, bulkImport } from '../../imports/bulk-import';
+import { type BulkOutcome, bulkImport } from '../../imports/bulk-import';
+import type { BulkTarget } from '../../imports/bulk-target';
 import { PROXY_INSERT_LOCK, ProxiesRepo } from './proxies.repo';
 
 const duplicate = (value: string) =>
