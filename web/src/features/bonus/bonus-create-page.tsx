@@ -1,12 +1,13 @@
-import { createBonusBody, fieldErrors } from '@wa/shared';
+import { createBonusBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
 import { SuccessDialog } from '../../components/success-dialog';
+import { useSubmit } from '../../lib/use-submit';
 import { useAuth } from '../auth/auth-context';
 import { bonusApi, type MemberOption } from './api';
 
@@ -21,9 +22,8 @@ export function BonusCreatePage() {
   const preselect = params.get('id') ?? '';
   const [members, setMembers] = useState<MemberOption[] | null>(null);
   const [form, setForm] = useState({ userId: preselect, nominal: '', reason: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useSubmit();
+  const { errors, setError } = submit;
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
@@ -34,37 +34,19 @@ export function BonusCreatePage() {
         setMembers([]);
         setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching user'}`);
       });
-  }, []);
+  }, [setError]);
 
   const edit = (k: keyof typeof form, v: string) => {
     setForm((f) => ({ ...f, [k]: v }));
-    setErrors((e) => {
-      const next = { ...e };
-      delete next[k];
-      return next;
-    });
+    submit.clearError(k);
   };
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    const parsed = createBonusBody.safeParse({ ...form, adminId: user?.id });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
-      const res = await bonusApi.create({ ...parsed.data, adminId: user?.id });
+    void submit.submit(createBonusBody, { ...form, adminId: user?.id }, async (data) => {
+      const res = await bonusApi.create({ ...data, adminId: user?.id });
       setDone(res.msg);
-    } catch (err) {
-      const apiErr = err instanceof ApiCallError ? err : null;
-      setErrors(apiErr?.errors ?? {});
-      setError(`Error: ${apiErr?.message ?? 'Network error. Please try again.'}`);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   // a preselected id that is not a member stays visible as a choice, so the refusal is explained
@@ -74,7 +56,7 @@ export function BonusCreatePage() {
       <PageBreadcrumb title="Kirim Bonus" />
       <Card className="max-w-xl">
         <form onSubmit={save} noValidate className="space-y-4">
-          {error && <Alert tone="error">{error}</Alert>}
+          {submit.error && <Alert tone="error">{submit.error}</Alert>}
           <div>
             <label htmlFor="bonus-member" className={labelClass}>
               Member
@@ -119,9 +101,7 @@ export function BonusCreatePage() {
             />
             {fieldError(errors.reason)}
           </div>
-          <Button type="submit" disabled={saving}>
-            {saving ? 'Mengirim...' : 'Kirim Bonus'}
-          </Button>
+          <SaveButton saving={submit.saving} label="Kirim Bonus" busyLabel="Mengirim..." />
         </form>
       </Card>
       <SuccessDialog message={done} onOk={() => navigate('/bonus')} />

@@ -1,9 +1,8 @@
 import { type BonusDto, formatRupiah, normalizeRole } from '@wa/shared';
-import { Gift, Plus } from 'lucide-react';
+import { Gift } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { ApiCallError } from '../../api/client';
-import { Button } from '../../components/button';
+import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { type Confirmation, ConfirmDialog } from '../../components/dialogs';
 import { ListTable } from '../../components/list-table';
@@ -86,11 +85,7 @@ export function BonusPage() {
       <PageBreadcrumb title="Bonus" />
       {gives ? (
         <div className="mb-4">
-          <Link to="/bonus/create">
-            <Button size="sm">
-              <Plus size={16} /> Kirim Bonus
-            </Button>
-          </Link>
+          <AddLink to="/bonus/create" label="Kirim Bonus" />
         </div>
       ) : (
         <div className="mb-4 sm:max-w-xs">

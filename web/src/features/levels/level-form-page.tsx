@@ -1,12 +1,13 @@
-import { fieldErrors, levelBody } from '@wa/shared';
+import { levelBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
 import { FormField } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
 import { SuccessDialog } from '../../components/success-dialog';
+import { useSubmit } from '../../lib/use-submit';
 import { levelsApi } from './api';
 
 /** /level/create and /level/edit?id= (one screen, §2): name, blast fee, minimum blasts. */
@@ -15,9 +16,8 @@ export function LevelFormPage() {
   const id = Number(params.get('id')) || null;
   const navigate = useNavigate();
   const [form, setForm] = useState({ name: '', blast_fee: '', requirement_blast: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useSubmit();
+  const { errors, setError } = submit;
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
@@ -32,28 +32,14 @@ export function LevelFormPage() {
         }),
       )
       .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Level'}`));
-  }, [id]);
+  }, [id, setError]);
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    const parsed = levelBody.safeParse(form);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
-      const res = id ? await levelsApi.update(id, parsed.data) : await levelsApi.create(parsed.data);
+    void submit.submit(levelBody, form, async (data) => {
+      const res = id ? await levelsApi.update(id, data) : await levelsApi.create(data);
       setDone(res.msg);
-    } catch (err) {
-      const apiErr = err instanceof ApiCallError ? err : null;
-      setErrors(apiErr?.errors ?? {});
-      setError(`Error: ${apiErr?.message ?? 'Network error. Please try again.'}`);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
   const edit = (k: keyof typeof form, v: string) => setForm((f) => ({ ...f, [k]: v }));
 
@@ -62,7 +48,7 @@ export function LevelFormPage() {
       <PageBreadcrumb title={id ? 'Edit Level' : 'Tambah Level'} />
       <Card className="max-w-xl">
         <form onSubmit={save} noValidate className="space-y-4">
-          {error && <Alert tone="error">{error}</Alert>}
+          {submit.error && <Alert tone="error">{submit.error}</Alert>}
           <FormField
             label="Nama Level"
             name="name"
@@ -86,9 +72,7 @@ export function LevelFormPage() {
             onChange={(e) => edit('requirement_blast', e.target.value)}
             error={errors.requirement_blast}
           />
-          <Button type="submit" disabled={saving}>
-            {saving ? 'Menyimpan...' : 'Simpan'}
-          </Button>
+          <SaveButton saving={submit.saving} />
         </form>
       </Card>
       <SuccessDialog message={done} onOk={() => navigate('/level')} />

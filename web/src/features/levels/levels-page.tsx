@@ -1,7 +1,5 @@
 import { formatRupiah, type LevelDto } from '@wa/shared';
-import { Plus } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '../../components/button';
+import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -24,11 +22,7 @@ export function LevelsPage() {
     <>
       <PageBreadcrumb title="Level" />
       <div className="mb-4">
-        <Link to="/level/create">
-          <Button size="sm">
-            <Plus size={16} /> Tambah Level
-          </Button>
-        </Link>
+        <AddLink to="/level/create" label="Tambah Level" />
       </div>
       <ListTable list={list} columns={columns} error={list.error ?? rowDelete.error} />
     </>

@@ -1,11 +1,12 @@
 import type { UserDto } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiCallError, usersApi } from '../../api/client';
+import { usersApi } from '../../api/client';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
 import { FormField } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
+import { useSubmit } from '../../lib/use-submit';
 
 /** /member/edit?id= 'Edit Member' (§2): the member's blast intervals and fee. */
 export function MemberEditPage() {
@@ -15,8 +16,7 @@ export function MemberEditPage() {
   const [user, setUser] = useState<UserDto | null>(null);
   const [missing, setMissing] = useState(false);
   const [form, setForm] = useState({ blast_interval_min: '', blast_interval_max: '', blast_fee: '' });
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useSubmit();
 
   useEffect(() => {
     if (!id) {
@@ -36,28 +36,22 @@ export function MemberEditPage() {
       .catch(() => setMissing(true));
   }, [id]);
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
     if (!user) return;
-    setError(null);
     const empty = Object.entries(form).find(([, v]) => v.trim() === '' || !/^\d+$/.test(v.trim()));
     if (empty) {
-      setError('Error: Interval Min, Interval Max dan Fee Whatsapp Blast wajib diisi dengan angka.');
+      submit.setError('Error: Interval Min, Interval Max dan Fee Whatsapp Blast wajib diisi dengan angka.');
       return;
     }
-    setSaving(true);
-    try {
+    void submit.run(async () => {
       await usersApi.update(user.id, {
         blast_interval_min: Number(form.blast_interval_min),
         blast_interval_max: Number(form.blast_interval_max),
         blast_fee: Number(form.blast_fee),
       });
       navigate(-1);
-    } catch (err) {
-      setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error updating user'}`);
-    } finally {
-      setSaving(false);
-    }
+    }, 'Error updating user');
   };
   const edit = (k: keyof typeof form, v: string) => setForm((f) => ({ ...f, [k]: v }));
 
@@ -74,7 +68,7 @@ export function MemberEditPage() {
               <p className="text-sm text-gray-500 dark:text-gray-400">
                 {user.firstname} {user.lastname} · {user.email}
               </p>
-              {error && <Alert tone="error">{error}</Alert>}
+              {submit.error && <Alert tone="error">{submit.error}</Alert>}
               <FormField
                 label="Interval Min (s)"
                 name="blast_interval_min"
@@ -99,9 +93,7 @@ export function MemberEditPage() {
                 value={form.blast_fee}
                 onChange={(e) => edit('blast_fee', e.target.value)}
               />
-              <Button type="submit" disabled={saving}>
-                {saving ? 'Menyimpan...' : 'Simpan'}
-              </Button>
+              <SaveButton saving={submit.saving} />
             </form>
           )
         )}

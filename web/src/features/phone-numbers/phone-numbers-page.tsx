@@ -1,6 +1,4 @@
-import { Plus } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '../../components/button';
+import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { ExportButtons } from '../../components/export-buttons';
 import { FlashCount } from '../../components/flash-count';
@@ -55,11 +53,7 @@ export function PhoneNumbersPage() {
     <>
       <PageBreadcrumb title="Daftar Phone Number" />
       <div className="mb-4 flex flex-wrap items-center gap-2">
-        <Link to="/phonenumber/create">
-          <Button size="sm">
-            <Plus size={16} /> Tambah
-          </Button>
-        </Link>
+        <AddLink to="/phonenumber/create" />
         <ExportButtons
           total={list.total}
           empty="No phone numbers to export."

@@ -1,7 +1,5 @@
 import type { ProxyDto } from '@wa/shared';
-import { Plus } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '../../components/button';
+import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { ExportButtons } from '../../components/export-buttons';
 import { ListTable } from '../../components/list-table';
@@ -32,11 +30,7 @@ export function ProxiesPage() {
     <>
       <PageBreadcrumb title="Proxy" />
       <div className="mb-4 flex flex-wrap items-center gap-2">
-        <Link to="/proxy/create">
-          <Button size="sm">
-            <Plus size={16} /> Tambah
-          </Button>
-        </Link>
+        <AddLink to="/proxy/create" />
         <ExportButtons
           total={list.total}
           empty="No proxies to export."

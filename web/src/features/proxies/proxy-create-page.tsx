@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiCallError } from '../../api/client';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
 import { FormField } from '../../components/form-field';
-import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { ManualEntry } from '../../components/manual-entry';
+import { SaveButton } from '../../components/save-button';
+import { useSubmit } from '../../lib/use-submit';
 import { ImportCard } from '../imports/import-card';
 import { proxiesApi } from './api';
 
@@ -12,48 +12,24 @@ import { proxiesApi } from './api';
 export function ProxyCreatePage() {
   const navigate = useNavigate();
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useSubmit();
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     if (!value.trim()) {
-      setError('Error: Proxy is required.');
+      submit.setError('Error: Proxy is required.');
       return;
     }
-    setSaving(true);
-    try {
+    void submit.run(async () => {
       await proxiesApi.save(value);
       navigate(-1);
-    } catch (err) {
-      setError(`Error: ${err instanceof ApiCallError ? err.message : 'Network error. Please try again.'}`);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <>
-      <PageBreadcrumb title="Tambah Proxy" />
-      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Card>
-          <h3 className="mb-4 text-lg font-semibold text-gray-800 dark:text-white/90">Input Manual</h3>
-          <form onSubmit={save} noValidate className="space-y-4">
-            {error && <Alert tone="error">{error}</Alert>}
-            <FormField
-              label="Proxy"
-              name="value"
-              placeholder="user:pass@host:port"
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              required
-            />
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Menyimpan...' : 'Simpan'}
-            </Button>
-          </form>
-        </Card>
+    <ManualEntry
+      title="Tambah Proxy"
+      upload={
         <ImportCard
           endpoint="/admin/proxy/import"
           noun="proxy"
@@ -62,7 +38,20 @@ export function ProxyCreatePage() {
           skippedFiles={{ csv: 'proxies_skipped.csv', json: 'proxies_skipped.json' }}
           fallback="Error importing File"
         />
-      </div>
-    </>
+      }
+    >
+      <form onSubmit={save} noValidate className="space-y-4">
+        {submit.error && <Alert tone="error">{submit.error}</Alert>}
+        <FormField
+          label="Proxy"
+          name="value"
+          placeholder="user:pass@host:port"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          required
+        />
+        <SaveButton saving={submit.saving} />
+      </form>
+    </ManualEntry>
   );
 }

@@ -1,91 +1,57 @@
-import type { ProxyDto } from '@wa/shared';
-import { type FormEvent, useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { ApiCallError } from '../../api/client';
-import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
+import type { FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { CheckboxField } from '../../components/checkbox-field';
+import { EditCard } from '../../components/edit-card';
 import { FormField } from '../../components/form-field';
-import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
+import { useRecord } from '../../lib/use-record';
+import { useSubmit } from '../../lib/use-submit';
 import { proxiesApi } from './api';
+
+const load = async (id: number) => (await proxiesApi.get(id)).proxy;
+const TEXTS = { missing: 'Proxy not found', fallback: 'Error fetching Proxy' };
 
 /** /proxy/edit?id= (§2 Proxy edit): value and the status toggle; back on save. */
 export function ProxyEditPage() {
-  const [params] = useSearchParams();
-  const id = Number(params.get('id'));
   const navigate = useNavigate();
-  const [row, setRow] = useState<ProxyDto | null>(null);
+  const { loaded, record: row, setRecord: setRow, error } = useRecord(load, TEXTS);
   // a proxy 'in use' stays in use when the box is left on (or turned off and on again)
-  const [loadedStatus, setLoadedStatus] = useState<ProxyDto['status']>('active');
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const loadedStatus = loaded?.status ?? 'active';
+  const submit = useSubmit();
 
-  useEffect(() => {
-    if (!id) {
-      setError('Error: Proxy not found');
-      return;
-    }
-    proxiesApi
-      .get(id)
-      .then((r) => {
-        setRow(r.proxy);
-        setLoadedStatus(r.proxy.status);
-      })
-      .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Proxy'}`));
-  }, [id]);
-
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
     if (!row) return;
-    setSaving(true);
-    setError(null);
-    try {
+    void submit.run(async () => {
       await proxiesApi.update(row.id, { value: row.value, status: row.status });
       navigate(-1);
-    } catch (err) {
-      setError(`Error: ${err instanceof ApiCallError ? err.message : 'Network error. Please try again.'}`);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
-    <>
-      <PageBreadcrumb title="Edit Proxy" />
-      <Card className="max-w-xl">
-        {error && (
-          <div className="mb-4">
-            <Alert tone="error">{error}</Alert>
-          </div>
-        )}
-        {row && (
-          <form onSubmit={save} className="space-y-4">
-            <FormField
-              label="Proxy"
-              name="value"
-              value={row.value}
-              onChange={(e) => setRow({ ...row, value: e.target.value })}
-            />
-            <label className="flex items-center gap-3 text-sm text-gray-700 dark:text-gray-400">
-              <input
-                type="checkbox"
-                name="status"
-                checked={row.status !== 'nonactive'}
-                onChange={(e) =>
-                  setRow({
-                    ...row,
-                    status: e.target.checked ? (loadedStatus === 'nonactive' ? 'active' : loadedStatus) : 'nonactive',
-                  })
-                }
-                className="h-4 w-4 accent-brand-500"
-              />
-              Status aktif
-            </label>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Menyimpan...' : 'Simpan'}
-            </Button>
-          </form>
-        )}
-      </Card>
-    </>
+    <EditCard title="Edit Proxy" error={error ?? submit.error}>
+      {row && (
+        <form onSubmit={save} className="space-y-4">
+          <FormField
+            label="Proxy"
+            name="value"
+            value={row.value}
+            onChange={(e) => setRow({ ...row, value: e.target.value })}
+          />
+          <CheckboxField
+            name="status"
+            label="Status aktif"
+            checked={row.status !== 'nonactive'}
+            onChange={(on) =>
+              setRow({
+                ...row,
+                status: on ? (loadedStatus === 'nonactive' ? 'active' : loadedStatus) : 'nonactive',
+              })
+            }
+          />
+          <SaveButton saving={submit.saving} />
+        </form>
+      )}
+    </EditCard>
   );
 }

@@ -1,20 +1,20 @@
-import { fieldErrors, type SettingDto, settingsBody } from '@wa/shared';
+import { type SettingDto, settingsBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiCallError, call, settingsApi } from '../../api/client';
 import { Alert } from '../../components/alert';
-import { Button } from '../../components/button';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
 import { SuccessDialog } from '../../components/success-dialog';
+import { useSubmit } from '../../lib/use-submit';
 
 type Form = Record<keyof SettingDto, string>;
 
 /** /settings 'Form Pengaturan' (§2, §3 Setting, §5: every field required). */
 export function SettingsPage() {
   const [form, setForm] = useState<Form | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useSubmit();
+  const { errors, error, setError } = submit;
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
@@ -24,7 +24,7 @@ export function SettingsPage() {
         setForm(Object.fromEntries(Object.entries(setting).map(([k, v]) => [k, String(v)])) as Form),
       )
       .catch((err) => setError(err instanceof ApiCallError ? err.message : 'Internal server error'));
-  }, []);
+  }, [setError]);
 
   if (!form) {
     return (
@@ -35,31 +35,17 @@ export function SettingsPage() {
     );
   }
   const edit = (k: keyof SettingDto, v: string) => setForm({ ...form, [k]: v });
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    const parsed = settingsBody.safeParse(form);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
+    void submit.submit(settingsBody, form, async (data) => {
       const res = await call<{ setting: SettingDto; msg: string }>('/admin/setting/update', {
         method: 'PUT',
-        body: parsed.data,
+        body: data,
         fallback: 'Error updating settings',
       });
       setForm(Object.fromEntries(Object.entries(res.setting).map(([k, v]) => [k, String(v)])) as Form);
       setDone(res.msg);
-    } catch (err) {
-      const apiErr = err instanceof ApiCallError ? err : null;
-      setErrors(apiErr?.errors ?? {});
-      setError(`Error: ${apiErr?.message ?? 'Network error. Please try again.'}`);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
   const num = (k: keyof SettingDto, label: string, hint?: string) => (
     <FormField
@@ -119,9 +105,7 @@ export function SettingsPage() {
             />
             {errors.info && <p className="mt-1.5 text-xs text-red-500">{errors.info}</p>}
           </div>
-          <Button type="submit" disabled={saving}>
-            {saving ? 'Menyimpan...' : 'Simpan'}
-          </Button>
+          <SaveButton saving={submit.saving} />
         </form>
       </Card>
       <SuccessDialog message={done} onOk={() => setDone(null)} />

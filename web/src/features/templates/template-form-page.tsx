@@ -6,6 +6,8 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
+import { useSubmit } from '../../lib/use-submit';
 import { templatesApi } from './api';
 import { CaptionEditor } from './caption-editor';
 import { MediaPreview } from './templates-page';
@@ -21,8 +23,8 @@ export function TemplateFormPage() {
   const [media, setMedia] = useState<string | null>(null);
   // the button section is hidden in the UI (§5): an edit sends the template's buttons back unchanged
   const [buttons, setButtons] = useState<TemplateDto['button']>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const submit = useSubmit();
+  const { setError } = submit;
   const [importMsg, setImportMsg] = useState<{ ok: boolean; text: string } | null>(null);
 
   useEffect(() => {
@@ -36,11 +38,10 @@ export function TemplateFormPage() {
         setButtons(message.button ?? []);
       })
       .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Template'}`));
-  }, [id]);
+  }, [id, setError]);
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     const form = new FormData();
     const file = fileRef.current?.files?.[0];
     if (file) form.append('file', file);
@@ -49,16 +50,11 @@ export function TemplateFormPage() {
     // the server checks the buttons whatever is sent (§5)
     form.append('button', JSON.stringify(buttons));
     form.append('status', status);
-    setSaving(true);
-    try {
+    void submit.run(async () => {
       if (id) await templatesApi.update(id, form);
       else await templatesApi.create(form);
       navigate(-1);
-    } catch (err) {
-      setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error saving template message'}`);
-    } finally {
-      setSaving(false);
-    }
+    }, 'Error saving template message');
   };
 
   const importJson = async (e: FormEvent<HTMLFormElement>) => {
@@ -88,7 +84,7 @@ export function TemplateFormPage() {
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <Card className="xl:col-span-2">
           <form onSubmit={save} className="space-y-4">
-            {error && <Alert tone="error">{error}</Alert>}
+            {submit.error && <Alert tone="error">{submit.error}</Alert>}
             <div>
               <span className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">Caption</span>
               <CaptionEditor value={text} onChange={setText} />
@@ -136,9 +132,7 @@ export function TemplateFormPage() {
                 <option value="nonactive">nonactive</option>
               </select>
             </div>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Menyimpan...' : 'Simpan'}
-            </Button>
+            <SaveButton saving={submit.saving} />
           </form>
         </Card>
         {!id && (

@@ -1,7 +1,5 @@
 import { IMAGE_EXTENSIONS, type TemplateDto } from '@wa/shared';
-import { Plus } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '../../components/button';
+import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { ExportButtons } from '../../components/export-buttons';
 import { ListTable } from '../../components/list-table';
@@ -53,11 +51,7 @@ export function TemplatesPage() {
     <>
       <PageBreadcrumb title="Template Pesan Blaster" />
       <div className="mb-4 flex flex-wrap gap-2">
-        <Link to="/message/create">
-          <Button size="sm">
-            <Plus size={16} /> Tambah
-          </Button>
-        </Link>
+        <AddLink to="/message/create" />
         <ExportButtons
           total={list.total}
           empty="No messages to export."

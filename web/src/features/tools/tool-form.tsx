@@ -1,10 +1,15 @@
 import type { ToolAccountRef, WhatsappDto } from '@wa/shared';
-import { useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiCallError } from '../../api/client';
+import { Alert } from '../../components/alert';
+import { CheckboxField } from '../../components/checkbox-field';
 import { FormField, inputClass } from '../../components/form-field';
+import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
+import { SaveButton } from '../../components/save-button';
 import { whatsappApi } from '../whatsapp/api';
 import type { ToolKind } from './tool-rows';
+import type { ToolForm } from './use-tool-form';
 
 /** The account option that sends the user to connect a new WhatsApp account (§5). */
 export const NEW_ACCOUNT = 'new';
@@ -127,18 +132,66 @@ export function IntervalFields({
   );
 }
 
-/** b_insert: the numbers found on WhatsApp also go into the target phone-number list. */
-export function InsertToggle({ checked, onChange }: { checked: boolean; onChange(checked: boolean): void }) {
+/**
+ * The card of /generator/create and /validator/create (§2, §5): the error lines, the account, the
+ * tool's own fields (`children`), the interval, b_insert and 'Simpan'.
+ */
+export function ToolFormCard({
+  kind,
+  title,
+  tool,
+  errors,
+  blocked,
+  onSubmit,
+  children,
+}: {
+  kind: ToolKind;
+  title: string;
+  tool: ToolForm;
+  /** the form's messages, the page's own included */
+  errors: Record<string, string>;
+  /** 'Simpan' stays disabled (a field still empty, the new-account choice) */
+  blocked: boolean;
+  onSubmit(e: FormEvent): void;
+  children: ReactNode;
+}) {
+  const { form, edit, accounts, submit } = tool;
   return (
-    <label className="flex items-center gap-3 text-sm text-gray-700 dark:text-gray-400">
-      <input
-        type="checkbox"
-        name="b_insert"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        className="h-4 w-4 accent-brand-500"
-      />
-      Masukkan hasil ke Daftar Phone Number
-    </label>
+    <>
+      <PageBreadcrumb title={title} />
+      <Card className="max-w-2xl">
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          {submit.error && <Alert tone="error">{submit.error}</Alert>}
+          {accounts.error && <Alert tone="error">{accounts.error}</Alert>}
+          <AccountSelect
+            kind={kind}
+            choices={accounts.choices}
+            loading={accounts.loading}
+            value={form.whatsapp_id}
+            onChange={(v) => edit('whatsapp_id', v)}
+            error={errors.whatsapp_id}
+          />
+          {children}
+          <IntervalFields
+            min={form.interval_min}
+            max={form.interval_max}
+            onChange={(k, v) => edit(k, v)}
+            errors={errors}
+          />
+          {/* b_insert: the numbers found on WhatsApp also go into the target phone-number list */}
+          <CheckboxField
+            name="b_insert"
+            label="Masukkan hasil ke Daftar Phone Number"
+            checked={form.b_insert}
+            onChange={(v) => edit('b_insert', v)}
+          />
+          <SaveButton
+            saving={submit.saving}
+            disabled={blocked || form.whatsapp_id === NEW_ACCOUNT}
+            className="w-full sm:w-auto"
+          />
+        </form>
+      </Card>
+    </>
   );
 }

@@ -1,15 +1,17 @@
 import { type LiveMessage, normalizeRole, TOOL_EXPORT } from '@wa/shared';
-import { Download, Loader2, Pencil, Play, Plus, Search, Square, Trash2 } from 'lucide-react';
+import { Download, Loader2, Pencil, Play, Search, Square, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiCallError } from '../../api/client';
-import { Alert } from '../../components/alert';
+import { AddLink } from '../../components/add-link';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ClientId } from '../../components/client-id';
-import { type Column, DataTable, Pagination } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { FilterSelect } from '../../components/filter-select';
 import { FlashCount } from '../../components/flash-count';
 import { inputClass } from '../../components/form-field';
+import { ListTable } from '../../components/list-table';
 import { LiveDot } from '../../components/live-dot';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
@@ -45,6 +47,7 @@ function statusTone(row: ToolRow): 'brand' | 'success' | 'error' | 'neutral' {
 }
 
 const STATUS_LABELS: Record<(typeof STATUS_FILTERS)[number], string> = { running: 'Running', idle: 'Idle' };
+const STATUS_OPTIONS = STATUS_FILTERS.map((f) => ({ value: f, label: STATUS_LABELS[f] }));
 
 export interface ToolListPageProps<T extends ToolDto> {
   kind: ToolKind;
@@ -227,11 +230,7 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
     <>
       <PageBreadcrumb title={title} />
       <div className="mb-4 flex flex-wrap items-center gap-2">
-        <Link to={`/${kind}/create`}>
-          <Button size="sm">
-            <Plus size={16} /> Tambah
-          </Button>
-        </Link>
+        <AddLink to={`/${kind}/create`} />
         <RefreshButton syncing={list.syncing} onClick={list.refresh} />
         <LiveDot connected={list.connected} />
       </div>
@@ -253,33 +252,15 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
             {list.search.searching ? <Loader2 size={16} className="animate-spin" /> : <Search size={16} />}
           </Button>
         </form>
-        <div className="w-full sm:w-48">
-          <label htmlFor={`${kind}-status-filter`} className="sr-only">
-            Filter Status
-          </label>
-          <select
-            id={`${kind}-status-filter`}
-            name="status"
-            className={inputClass}
-            value={statusFilter}
-            onChange={(e) => list.setParam('status', e.target.value)}
-          >
-            <option value="">Semua</option>
-            {STATUS_FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {STATUS_LABELS[f]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={`${kind}-status-filter`}
+          value={statusFilter}
+          options={STATUS_OPTIONS}
+          onChange={(v) => list.setParam('status', v)}
+          className="w-full sm:w-48"
+        />
       </div>
-      {(list.error || error) && (
-        <div className="mb-4">
-          <Alert tone="error">{error ?? list.error}</Alert>
-        </div>
-      )}
-      <DataTable columns={columns} rows={visible} rowKey={rowId} loading={list.loading} />
-      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
+      <ListTable list={list} columns={columns} error={error ?? list.error} rows={visible} />
     </>
   );
 }

@@ -1,12 +1,12 @@
 import { humanizeState, type LiveMessage, normalizeRole, WHATSAPP_FILTERS } from '@wa/shared';
-import { Plus, Send } from 'lucide-react';
+import { Send } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Alert } from '../../components/alert';
+import { AddLink } from '../../components/add-link';
 import { Button } from '../../components/button';
-import { DataTable, Pagination } from '../../components/data-table';
 import { type Confirmation, ConfirmDialog, type Notice, NoticeDialog } from '../../components/dialogs';
-import { inputClass } from '../../components/form-field';
+import { FilterSelect } from '../../components/filter-select';
+import { ListTable } from '../../components/list-table';
 import { LiveDot } from '../../components/live-dot';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
@@ -27,6 +27,7 @@ function accountChange(message: LiveMessage): LiveChange<AccountRow> | null {
   return patch && { key: deviceId, patch };
 }
 const searchOf = (s: string) => splitS(s).search ?? '';
+const STATUS_OPTIONS = WHATSAPP_FILTERS.map((f) => ({ value: f, label: humanizeState(f) }));
 
 /**
  * /whatsapp and /member/whatsapp 'Daftar Whatsapp' (§2 WhatsApp accounts, §4): the accounts with
@@ -74,13 +75,7 @@ export function WhatsappListPage() {
     <>
       <PageBreadcrumb title="Daftar Whatsapp" />
       <div className="mb-4 flex flex-wrap items-center gap-2">
-        {role === 'member' && (
-          <Link to="/whatsapp/create">
-            <Button size="sm">
-              <Plus size={16} /> Tambah
-            </Button>
-          </Link>
-        )}
+        {role === 'member' && <AddLink to="/whatsapp/create" />}
         {role !== 'staff' && (
           <Link to="/whatsapp/create#blaster">
             <Button size="sm" variant="outline">
@@ -95,39 +90,20 @@ export function WhatsappListPage() {
         <form onSubmit={list.search.submit} className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
           <SearchFields search={list.search} label="Cari Whatsapp" className="min-w-0 flex-1 sm:w-72 sm:flex-none" />
         </form>
-        <div className="w-full sm:ml-auto sm:w-56">
-          <label htmlFor="wa-status-filter" className="sr-only">
-            Filter Status
-          </label>
-          <select
-            id="wa-status-filter"
-            name="status"
-            className={inputClass}
-            value={filter.status ?? ''}
-            onChange={(e) => chooseStatus(e.target.value)}
-          >
-            <option value="">Semua</option>
-            {WHATSAPP_FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {humanizeState(f)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="wa-status-filter"
+          value={filter.status ?? ''}
+          options={STATUS_OPTIONS}
+          onChange={chooseStatus}
+          className="w-full sm:ml-auto sm:w-56"
+        />
       </div>
-      {(list.error || error) && (
-        <div className="mb-4">
-          <Alert tone="error">{error ?? list.error}</Alert>
-        </div>
-      )}
-      <DataTable
+      <ListTable
+        list={list}
         columns={accountColumns({ role, memberView, actions })}
-        rows={list.rows}
-        rowKey={(r) => r.id}
-        loading={list.loading}
+        error={error ?? list.error}
         rowClass={(r) => (r.blastFailed ? 'bg-red-50/60 dark:bg-red-500/5' : '')}
       />
-      <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
       <NoticeDialog
         notice={notice?.notice ?? null}
         onClose={() => {
