@@ -16,5 +16,6 @@ export * from './contract/users';
 export * from './contract/whatsapp';
 export * from './contract/withdraw';
 export * from './format';
+export * from './keys';
 export * from './realtime';
 export * from './routes';

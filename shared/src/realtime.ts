@@ -1,4 +1,5 @@
-import type { Role } from './constants';
+import type { Role, WhatsappState } from './constants';
+import { everyKey } from './keys';
 
 /**
  * The realtime contract (§4 Live events, §7 Realtime): a browser opens `/ws?id={userId}&token={jwt}`
@@ -17,7 +18,122 @@ export function channelsFor(userId: number, role: Role): string[] {
   return role === 'admin' || role === 'dev' ? [userChannel(userId), ADMIN_CHANNEL] : [userChannel(userId)];
 }
 
-export const LIVE_EVENTS = [
+// ---- payloads ------------------------------------------------------------------------------------
+// Type aliases, not interfaces: a typed payload must stay assignable to the untyped view
+// (`Record<string, unknown>`) that LiveMessage keeps for the web's parsers.
+
+/** Names the WhatsApp account (its device id, `clientid`) an account event is about. */
+export type DeviceRef = { deviceId: string };
+
+/** Names the generator or validator a tool event is about, and the account that runs it. */
+export type ToolRef = { deviceId: string; generatorId: number } | { deviceId: string; validatorId: number };
+
+/** What WhatsApp tells about the logged-in account (§4 Account creation flow, clientInfo). */
+export type ClientInfo = {
+  /** digits only, with the 62 country code, e.g. 6281234567890 */
+  phonenumber: string;
+  pushname: string;
+  /** the WhatsApp server part of the id, usually 'c.us' */
+  server: string;
+  /** the serialized id, e.g. 6281234567890@c.us */
+  serialized: string;
+};
+
+/** A target number's row after a blast message to it (§4 Phone number rows, on client-admin only). */
+export type LiveReceiver = {
+  id: number;
+  count_success: number;
+  count_fail: number;
+  last_sent: string | null;
+  in_use: number;
+};
+
+/**
+ * A blast message counted on its account: `value` is the account's new count. The owner's
+ * channel gets the count; client-admin also the target number's row.
+ */
+export type AccountCount = DeviceRef & { value: number; income: number; receiver?: LiveReceiver };
+
+/** A tool's check counted: `value` is the tool's new count. */
+export type ToolCount = ToolRef & { value: number; progress: number };
+
+/** A blast that ended by itself: through the targets (`finished`) or refused (`error_blast`). */
+export type BlastEnd = DeviceRef & { state: WhatsappState; status: 'idle'; message: string };
+
+/** A tool's run that ended; `state` is 'finished' or the error that ended it. */
+export type ToolEnd = ToolRef & { state: string; status: 'idle'; progress?: 100 };
+
+/** A state the account's session reported, or the API recorded. */
+export type ConnectionUpdate = DeviceRef & {
+  state: WhatsappState | null;
+  /** why a session ended (auth failure) */
+  message?: string;
+  /** sent by activate, so the row's 'Suspended (Nx)' stays right */
+  suspended_count?: number;
+};
+
+/** The account's one-off sends (the blaster form) are through, or were stopped. */
+export type SendsIdle = DeviceRef & {
+  status: 'idle';
+  sendId: string;
+  count_success: number;
+  count_fail: number;
+  message?: string;
+};
+
+/**
+ * Every live event with its payload, as the API and the workers send it today. An event sent by
+ * several senders carries a union of their shapes (a blast's and a tool's `count_success`, say):
+ * the wire format is what it was when these types were written, and the browser tells the shapes
+ * apart by their keys (`generatorId`/`validatorId` for tools, `receiver` for client-admin).
+ * `never` marks an event §4 lists that nothing sends yet.
+ */
+export interface LiveEventMap {
+  count_success: AccountCount | ToolCount;
+  count_fail: AccountCount | ToolCount;
+  count_synced: never;
+  sending: DeviceRef & { status: 'sending' };
+  generating: ToolRef & { status: 'generating' };
+  validating: ToolRef & { status: 'validating' };
+  /** stop-blasting, or a tool's stop (whose account may be gone: deviceId null) */
+  stop:
+    | (DeviceRef & { status: 'idle' })
+    | { deviceId: string | null; generatorId: number; status: 'idle' }
+    | { deviceId: string | null; validatorId: number; status: 'idle' };
+  /** PUT status to idle, or the end of an account's one-off sends */
+  idle: (DeviceRef & { status: 'idle' }) | SendsIdle;
+  finished: BlastEnd | ToolEnd;
+  error_blast: BlastEnd;
+  error_generate: ToolEnd;
+  error_validate: ToolEnd;
+  'connection.update': ConnectionUpdate;
+  suspended: DeviceRef & { suspended_count: number; state: 'suspended' };
+  reconnecting: DeviceRef & { state: 'reconnecting...' };
+  /** a tool's check failed and is tried again: 'Fail, attempting (code)...' */
+  attempting: ToolRef & { code: string; value: string; attempt: number };
+  /** the number being sent to (a blast names its target row, a one-off send its send) or checked */
+  progressing:
+    | (DeviceRef & { value: string; target: number })
+    | (DeviceRef & { value: string; sendId: string })
+    | (ToolRef & { value: string; progress: number });
+  /** seconds until the next message or check, after `value` */
+  waiting: (DeviceRef | ToolRef) & { waitTime: number; value: string };
+  reset: DeviceRef & { state: WhatsappState | null; count_success: number; count_fail: number; income: number };
+  update_target: never;
+  qr: DeviceRef & { qr: string };
+  code: DeviceRef & { code: string };
+  /** the phone scanned: the create page saves the account with this (§4 Account creation flow) */
+  authenticated: DeviceRef & { clientInfo: ClientInfo };
+  /** a blast claimed a target number (client-admin only) */
+  in_use: DeviceRef & { receiver: { id: number; in_use: number } };
+  /** a login that could not start, or that no worker would take */
+  error: DeviceRef & { message: string };
+}
+
+export type LiveEvent = keyof LiveEventMap;
+
+/** Every live event by name, for code that runs (the map above is for the compiler). */
+export const LIVE_EVENTS = everyKey<LiveEvent>()([
   'count_success',
   'count_fail',
   'count_synced',
@@ -43,11 +159,19 @@ export const LIVE_EVENTS = [
   'authenticated',
   'in_use',
   'error',
-] as const;
-export type LiveEvent = (typeof LIVE_EVENTS)[number];
+]);
 
-/** One message on a socket. `payload.deviceId` names the account for account events. */
-export interface LiveMessage<P = Record<string, unknown>> {
+/** One message of event `E`, its payload typed by the map. */
+export type LiveMessageOf<E extends LiveEvent> = { event: E; payload: LiveEventMap[E] };
+
+/** Every message a socket may carry, as a union discriminated by `event`. */
+export type TypedLiveMessage = { [E in LiveEvent]: LiveMessageOf<E> }[LiveEvent];
+
+/**
+ * One message on a socket, untyped: the view the web's parsers still read defensively. Every
+ * TypedLiveMessage is one; code that can narrow on `event` should take TypedLiveMessage.
+ */
+export interface LiveMessage {
   event: LiveEvent;
-  payload: P;
+  payload: Record<string, unknown>;
 }

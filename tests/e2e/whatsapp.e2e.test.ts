@@ -153,7 +153,7 @@ describe('the account list', () => {
     expect(await row(page, qrAccount.id).getByRole('button', { name: 'Reconnect' }).count()).toBe(1);
     expect(await stateOf(page, pairedAccount.id)).toBe('Connected');
 
-    await publishToUser(server.bus, member.id, 'count_success', { deviceId: qrAccount.clientid, value: 7 });
+    await publishToUser(server.bus, member.id, 'count_success', { deviceId: qrAccount.clientid, value: 7, income: 0 });
     const success = row(page, qrAccount.id).getByTestId('wa-success');
     await eventually(() => success.textContent()).toBe('7');
     expect(await success.getAttribute('class')).toContain('bg-green-100');

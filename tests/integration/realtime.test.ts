@@ -123,12 +123,12 @@ async function connect(user: TestUser, options?: ClientOptions): Promise<LiveSoc
   return r.socket;
 }
 
-/** Publishes `count_synced` to the user's own channel and waits until the socket has it. */
+/** Publishes an `error` naming a fresh device to the user's own channel and waits until the socket has it. */
 async function sentinel(socket: LiveSocket, userId: number) {
   const mark = `sentinel-${Math.random()}`;
-  await publishToUser(bus, userId, 'count_synced', { mark });
+  await publishToUser(bus, userId, 'error', { deviceId: mark, message: 'sentinel' });
   await until(() => socket.frames.some((f) => f.text.includes(mark)), 'the sentinel');
-  return { event: 'count_synced', payload: { mark } };
+  return { event: 'error', payload: { deviceId: mark, message: 'sentinel' } };
 }
 
 /** The close code, or 'still open' when the socket outlives `ms`. */
@@ -173,65 +173,77 @@ afterAll(async () => {
 describe('realtime hub: who receives what', () => {
   it('delivers an event on the member’s own channel as the exact JSON text {event, payload}', async () => {
     const a = await connect(memberA);
-    const payload = { deviceId: 3, count: 12, name: 'Budi ✓ "quoted"', nested: { ok: true, list: [1, null] } };
+    const payload = {
+      deviceId: 'Budi ✓ "quoted"',
+      value: 12,
+      income: 600,
+      receiver: { id: 3, count_success: 1, count_fail: 0, last_sent: null, in_use: 0 },
+    };
     await publishToUser(bus, memberA.id, 'count_success', payload);
     await until(() => a.frames.length === 1, 'one frame');
     expect(a.frames[0].binary).toBe(false);
     expect(a.frames[0].text).toBe(JSON.stringify({ event: 'count_success', payload }));
     expect(JSON.parse(a.frames[0].text)).toEqual({ event: 'count_success', payload });
 
-    await publishLive(bus, `client-${memberA.id}`, 'sending', { deviceId: 3 });
+    await publishLive(bus, `client-${memberA.id}`, 'sending', { deviceId: 'd-3', status: 'sending' });
     await until(() => a.frames.length === 2, 'a second frame');
-    expect(a.messages()[1]).toEqual({ event: 'sending', payload: { deviceId: 3 } });
+    expect(a.messages()[1]).toEqual({ event: 'sending', payload: { deviceId: 'd-3', status: 'sending' } });
   });
 
   it('never gives a member another member’s events nor client-admin events', async () => {
     const a = await connect(memberA);
     const b = await connect(memberB);
-    await publishToUser(bus, memberB.id, 'qr', { deviceId: 9, qr: 'secret-of-b' });
-    await publishToAdmins(bus, 'count_fail', { userId: memberB.id });
+    await publishToUser(bus, memberB.id, 'qr', { deviceId: 'd-9', qr: 'secret-of-b' });
+    await publishToAdmins(bus, 'count_fail', { deviceId: 'd-of-b', value: 1, income: 0 });
     const mark = await sentinel(a, memberA.id);
     expect(a.messages()).toEqual([mark]);
     await until(() => b.frames.length === 1, 'member B’s own event');
-    expect(b.messages()).toEqual([{ event: 'qr', payload: { deviceId: 9, qr: 'secret-of-b' } }]);
+    expect(b.messages()).toEqual([{ event: 'qr', payload: { deviceId: 'd-9', qr: 'secret-of-b' } }]);
   });
 
   it('gives admin and dev the client-admin events and their own, but not a member’s', async () => {
     const ad = await connect(admin);
     const dv = await connect(dev);
-    await publishToAdmins(bus, 'count_success', { userId: memberA.id, total: 5 });
-    await publishToUser(bus, memberA.id, 'qr', { deviceId: 1 });
-    await publishToUser(bus, admin.id, 'authenticated', { deviceId: 2 });
-    await publishToUser(bus, dev.id, 'idle', { deviceId: 4 });
+    const counted = { deviceId: 'd-of-a', value: 5, income: 250 };
+    const clientInfo = {
+      phonenumber: '6281200000002',
+      pushname: 'Admin',
+      server: 'c.us',
+      serialized: '6281200000002@c.us',
+    };
+    await publishToAdmins(bus, 'count_success', counted);
+    await publishToUser(bus, memberA.id, 'qr', { deviceId: 'd-1', qr: 'qr-of-a' });
+    await publishToUser(bus, admin.id, 'authenticated', { deviceId: 'd-2', clientInfo });
+    await publishToUser(bus, dev.id, 'idle', { deviceId: 'd-4', status: 'idle' });
     const adminMark = await sentinel(ad, admin.id);
     const devMark = await sentinel(dv, dev.id);
     expect(ad.messages()).toEqual([
-      { event: 'count_success', payload: { userId: memberA.id, total: 5 } },
-      { event: 'authenticated', payload: { deviceId: 2 } },
+      { event: 'count_success', payload: counted },
+      { event: 'authenticated', payload: { deviceId: 'd-2', clientInfo } },
       adminMark,
     ]);
     expect(dv.messages()).toEqual([
-      { event: 'count_success', payload: { userId: memberA.id, total: 5 } },
-      { event: 'idle', payload: { deviceId: 4 } },
+      { event: 'count_success', payload: counted },
+      { event: 'idle', payload: { deviceId: 'd-4', status: 'idle' } },
       devMark,
     ]);
   });
 
   it('gives staff its own events but not client-admin events', async () => {
     const s = await connect(staff);
-    await publishToAdmins(bus, 'finished', { blastId: 1 });
-    await publishToUser(bus, staff.id, 'stop', { deviceId: 6 });
+    await publishToAdmins(bus, 'finished', { deviceId: 'd-1', state: 'connected', status: 'idle', message: 'done' });
+    await publishToUser(bus, staff.id, 'stop', { deviceId: 'd-6', status: 'idle' });
     const mark = await sentinel(s, staff.id);
-    expect(s.messages()).toEqual([{ event: 'stop', payload: { deviceId: 6 } }, mark]);
+    expect(s.messages()).toEqual([{ event: 'stop', payload: { deviceId: 'd-6', status: 'idle' } }, mark]);
   });
 
   it('reads the role fresh at connect time, not from the token', async () => {
     const promoted = await createUser(h.database.db, { role: 'member' });
     await new UsersRepo(h.database.db).update(promoted.id, { role: 'admin' });
     const s = await connect(promoted); // the token still says member
-    await publishToAdmins(bus, 'count_fail', { n: 1 });
+    await publishToAdmins(bus, 'count_fail', { deviceId: 'd-n', value: 1, income: 0 });
     const mark = await sentinel(s, promoted.id);
-    expect(s.messages()).toEqual([{ event: 'count_fail', payload: { n: 1 } }, mark]);
+    expect(s.messages()).toEqual([{ event: 'count_fail', payload: { deviceId: 'd-n', value: 1, income: 0 } }, mark]);
   });
 });
 
@@ -304,14 +316,14 @@ describe('realtime hub: bus subscriptions and socket health', () => {
     expect(bus.count('ws:client-admin')).toBe(1);
     expect(hub.stats()).toEqual({ sockets: 3, channels: 3 }); // client-A, client-admin, client-admin's own
 
-    await publishToUser(bus, memberA.id, 'waiting', { deviceId: 1 });
+    await publishToUser(bus, memberA.id, 'waiting', { deviceId: 'd-1', waitTime: 5, value: '6281200000001' });
     await until(() => one.frames.length === 1 && two.frames.length === 1, 'both sockets');
 
     one.ws.close();
     await one.closed;
     await until(() => hub.stats().sockets === 2, 'the hub to see the close');
     expect(bus.count(channel)).toBe(1);
-    await publishToUser(bus, memberA.id, 'waiting', { deviceId: 2 });
+    await publishToUser(bus, memberA.id, 'waiting', { deviceId: 'd-2', waitTime: 5, value: '6281200000001' });
     await until(() => two.frames.length === 2, 'the remaining socket');
     expect(one.frames).toHaveLength(1);
 
@@ -349,7 +361,7 @@ describe('realtime hub: bus subscriptions and socket health', () => {
       await new Promise((r) => setTimeout(r, 1000)); // ten more heartbeats
       expect(healthy.socket.ws.readyState).toBe(WebSocket.OPEN);
       expect(quickHub.stats().sockets).toBe(1);
-      await publishToUser(bus, memberA.id, 'progressing', { done: 1 });
+      await publishToUser(bus, memberA.id, 'progressing', { deviceId: 'd-1', value: '6281200000001', target: 1 });
       await until(() => healthy.socket.frames.length === 1, 'the healthy socket to receive');
     } finally {
       await quickHub.close();
@@ -375,7 +387,7 @@ describe('realtime hub: bus subscriptions and socket health', () => {
     const big = 'x'.repeat(512 * 1024);
     const total = 80; // 40 MB for the slow socket if nothing were skipped
     for (let i = 0; i < total; i++) {
-      await publishToUser(bus, memberA.id, 'update_target', { i, big });
+      await publishToUser(bus, memberA.id, 'error', { deviceId: `big-${i}`, message: big });
       await new Promise((r) => setTimeout(r, 5)); // lets the fast socket read
     }
     await until(() => fast.frames.length === total, 'the fast socket to get everything', 15_000);
@@ -384,10 +396,16 @@ describe('realtime hub: bus subscriptions and socket health', () => {
     const end = Date.now() + 10_000;
     while (!slow.frames.some((f) => f.text.includes('"after"'))) {
       if (Date.now() > end) throw new Error('the slow socket never recovered');
-      await publishToUser(bus, memberA.id, 'reset', { after: true });
+      await publishToUser(bus, memberA.id, 'reset', {
+        deviceId: 'after',
+        state: 'connected',
+        count_success: 0,
+        count_fail: 0,
+        income: 0,
+      });
       await new Promise((r) => setTimeout(r, 50));
     }
-    const bigOnes = slow.frames.filter((f) => f.text.includes('update_target')).length;
+    const bigOnes = slow.frames.filter((f) => f.text.includes('"big-')).length;
     expect(bigOnes).toBeGreaterThan(0);
     expect(bigOnes).toBeLessThan(total / 2);
     expect(slow.ws.readyState).toBe(WebSocket.OPEN);

@@ -158,12 +158,12 @@ async function subscribers(channel: string): Promise<number> {
   return Number(reply[1]);
 }
 
-/** Publishes to the user's channel from the worker and waits until the socket has it. */
+/** Publishes an `error` naming a fresh device to the user's channel from the worker and waits until the socket has it. */
 async function sentinel(socket: LiveSocket, userId: number) {
   const mark = `sentinel-${Math.random()}`;
-  await publishToUser(worker, userId, 'count_synced', { mark });
+  await publishToUser(worker, userId, 'error', { deviceId: mark, message: 'sentinel' });
   await until(() => socket.frames.some((f) => f.includes(mark)), 'the sentinel');
-  return { event: 'count_synced', payload: { mark } };
+  return { event: 'error', payload: { deviceId: mark, message: 'sentinel' } };
 }
 
 beforeAll(async () => {
@@ -200,7 +200,7 @@ afterAll(async () => {
 describe('realtime hub over Redis: two API replicas', () => {
   it('delivers an event published on one replica’s bus to a socket on the other, as exact JSON', async () => {
     const s = await connect(b, memberA);
-    const payload = { deviceId: 7, count: 3, text: 'Halo ✓ "x"' };
+    const payload = { deviceId: 'Halo ✓ "x"', value: 3, income: 150 };
     await publishToUser(a.bus, memberA.id, 'count_success', payload);
     await until(() => s.frames.length === 1, 'the event on replica B');
     expect(s.frames[0]).toBe(JSON.stringify({ event: 'count_success', payload }));
@@ -210,10 +210,10 @@ describe('realtime hub over Redis: two API replicas', () => {
     const onA = await connect(a, memberA);
     const onB = await connect(b, memberA);
     const other = await connect(a, memberB);
-    await publishToUser(a.bus, memberB.id, 'qr', { deviceId: 9 });
-    await publishToUser(b.bus, memberB.id, 'code', { deviceId: 9 });
-    await publishToAdmins(a.bus, 'count_fail', { userId: memberB.id });
-    await publishToAdmins(b.bus, 'count_fail', { userId: memberB.id });
+    await publishToUser(a.bus, memberB.id, 'qr', { deviceId: 'd-9', qr: 'qr-of-b' });
+    await publishToUser(b.bus, memberB.id, 'code', { deviceId: 'd-9', code: 'ABCD1234' });
+    await publishToAdmins(a.bus, 'count_fail', { deviceId: 'd-9', value: 1, income: 0 });
+    await publishToAdmins(b.bus, 'count_fail', { deviceId: 'd-9', value: 2, income: 0 });
     const mark = await sentinel(onA, memberA.id);
     await until(() => onB.frames.length === 1, 'the sentinel on B');
     expect(onA.messages()).toEqual([mark]);
@@ -226,20 +226,27 @@ describe('realtime hub over Redis: two API replicas', () => {
     const ad = await connect(a, admin);
     const dv = await connect(b, dev);
     const st = await connect(b, staff);
-    await publishToAdmins(worker, 'finished', { blastId: 4 });
-    await publishToUser(worker, admin.id, 'authenticated', { deviceId: 1 });
-    await publishToUser(worker, dev.id, 'idle', { deviceId: 2 });
+    const finished = { deviceId: 'd-4', state: 'connected', status: 'idle', message: 'done' } as const;
+    const clientInfo = {
+      phonenumber: '6281200000001',
+      pushname: 'Admin',
+      server: 'c.us',
+      serialized: '6281200000001@c.us',
+    };
+    await publishToAdmins(worker, 'finished', finished);
+    await publishToUser(worker, admin.id, 'authenticated', { deviceId: 'd-1', clientInfo });
+    await publishToUser(worker, dev.id, 'idle', { deviceId: 'd-2', status: 'idle' });
     const adMark = await sentinel(ad, admin.id);
     const dvMark = await sentinel(dv, dev.id);
     const stMark = await sentinel(st, staff.id);
     expect(ad.messages()).toEqual([
-      { event: 'finished', payload: { blastId: 4 } },
-      { event: 'authenticated', payload: { deviceId: 1 } },
+      { event: 'finished', payload: finished },
+      { event: 'authenticated', payload: { deviceId: 'd-1', clientInfo } },
       adMark,
     ]);
     expect(dv.messages()).toEqual([
-      { event: 'finished', payload: { blastId: 4 } },
-      { event: 'idle', payload: { deviceId: 2 } },
+      { event: 'finished', payload: finished },
+      { event: 'idle', payload: { deviceId: 'd-2', status: 'idle' } },
       dvMark,
     ]);
     expect(st.messages()).toEqual([stMark]);
@@ -255,7 +262,7 @@ describe('realtime hub over Redis: two API replicas', () => {
     expect(await subscribers(channel)).toBe(2);
     expect(a.hub.stats()).toEqual({ sockets: 2, channels: 1 });
 
-    await publishToUser(worker, memberA.id, 'waiting', { n: 1 });
+    await publishToUser(worker, memberA.id, 'waiting', { deviceId: 'd-1', waitTime: 5, value: '6281200000001' });
     await until(() => [one, two, three].every((s) => s.frames.length === 1), 'all three sockets');
 
     three.ws.close();
@@ -293,7 +300,7 @@ describe('realtime hub over Redis: two API replicas', () => {
     await c.close();
     expect(await onC.closed).toBe(1001);
     await until(async () => (await subscribers(`client-${memberB.id}`)) === 1, 'replica C to leave Redis');
-    await publishToUser(worker, memberB.id, 'reconnecting', { deviceId: 5 });
+    await publishToUser(worker, memberB.id, 'reconnecting', { deviceId: 'd-5', state: 'reconnecting...' });
     await until(() => onA.frames.length === 1, 'the event on replica A');
     expect(onC.frames).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { ADMIN_CHANNEL, type LiveEvent, type LiveMessage, userChannel } from '@wa/shared';
+import { ADMIN_CHANNEL, type LiveEvent, type LiveEventMap, type LiveMessageOf, userChannel } from '@wa/shared';
 import type { EventBus } from './bus';
 
 /** The bus channel that carries the live events of a socket channel (`client-7` → `ws:client-7`). */
@@ -8,29 +8,45 @@ export function liveBusChannel(channel: string): string {
 
 /**
  * Sends `{ event, payload }` to every socket joined to `channel`, on whichever API replica it is
- * connected (the hubs subscribe to `ws:{channel}` on the bus).
+ * connected (the hubs subscribe to `ws:{channel}` on the bus). The payload's type comes from the
+ * event (LiveEventMap), so a sender cannot drift from what the browsers read.
  */
-export function publishLive(
+export function publishLive<E extends LiveEvent>(
   bus: EventBus,
   channel: string,
-  event: LiveEvent,
-  payload: Record<string, unknown>,
+  event: E,
+  payload: LiveEventMap[E],
 ): Promise<void> {
-  const message: LiveMessage = { event, payload };
+  const message: LiveMessageOf<E> = { event, payload };
   return bus.publish(liveBusChannel(channel), message);
 }
 
 /** To the sockets of one user (`client-{userId}`). */
-export function publishToUser(
+export function publishToUser<E extends LiveEvent>(
   bus: EventBus,
   userId: number,
-  event: LiveEvent,
-  payload: Record<string, unknown>,
+  event: E,
+  payload: LiveEventMap[E],
 ): Promise<void> {
   return publishLive(bus, userChannel(userId), event, payload);
 }
 
 /** To the sockets of every admin and dev (`client-admin`). */
-export function publishToAdmins(bus: EventBus, event: LiveEvent, payload: Record<string, unknown>): Promise<void> {
+export function publishToAdmins<E extends LiveEvent>(bus: EventBus, event: E, payload: LiveEventMap[E]): Promise<void> {
   return publishLive(bus, ADMIN_CHANNEL, event, payload);
+}
+
+/**
+ * To the owner of a row (an account, a tool; none for a tool whose owner is gone) and to the
+ * admins: both lists show the row, and an admin who owns it hears it on both channels, as the
+ * browser expects.
+ */
+export async function publishToOwnerAndAdmins<E extends LiveEvent>(
+  bus: EventBus,
+  ownerId: number | null,
+  event: E,
+  payload: LiveEventMap[E],
+): Promise<void> {
+  if (ownerId !== null) await publishToUser(bus, ownerId, event, payload);
+  await publishToAdmins(bus, event, payload);
 }

@@ -1,3 +1,5 @@
+import type { ClientInfo } from '@wa/shared';
+
 /**
  * The one port between the engine and WhatsApp. Two implementations: `wwebjs` (whatsapp-web.js on
  * the system Chromium) and `sim` (a deterministic simulator for tests, demos and benchmarks).
@@ -16,16 +18,8 @@ export const DRIVER_STATES: readonly DriverState[] = [
   'suspended',
 ];
 
-/** What WhatsApp tells about the logged-in account (§4 Account creation flow, clientInfo). */
-export interface ClientInfo {
-  /** digits only, with the 62 country code, e.g. 6281234567890 */
-  phonenumber: string;
-  pushname: string;
-  /** the WhatsApp server part of the id, usually 'c.us' */
-  server: string;
-  /** the serialized id, e.g. 6281234567890@c.us */
-  serialized: string;
-}
+/** What WhatsApp tells about the logged-in account: the `clientInfo` of the live `authenticated` event. */
+export type { ClientInfo };
 
 export interface ProxyConfig {
   protocol: 'http' | 'https' | 'socks4' | 'socks5';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
-import { BLAST_TEXTS, type LiveEvent, renderPlaceholders } from '@wa/shared';
-import { type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
+import { BLAST_TEXTS, type LiveEvent, type LiveEventMap, renderPlaceholders } from '@wa/shared';
+import { type DriverState, type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
 import {
   blastPlan,
   type ClaimedTarget,
@@ -33,9 +33,9 @@ export interface BlastDeps {
   db: Db;
   log: Logger;
   /** publishes to the account owner's channel and, unless `admins` is false, to client-admin */
-  emit(event: LiveEvent, payload: Record<string, unknown>, admins?: boolean): Promise<void>;
+  emit<E extends LiveEvent>(event: E, payload: LiveEventMap[E], admins?: boolean): Promise<void>;
   /** publishes to client-admin only */
-  emitAdmins(event: LiveEvent, payload: Record<string, unknown>): Promise<void>;
+  emitAdmins<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
   /** where template media live: `${dataDir}/uploads/templates` */
   dataDir: string;
   /** milliseconds in one interval "second" (1000; tests shorten it) */
@@ -145,7 +145,7 @@ export class BlastRunner extends LoopRunner {
   private async finish(event: 'finished' | 'error_blast', message: string): Promise<void> {
     const { deviceId, accountId } = this.account;
     if (!(await endBlast(this.deps.db, accountId))) return;
-    const state = await this.account.session.getState().catch(() => 'unknown');
+    const state = await this.account.session.getState().catch((): DriverState => 'unknown');
     await this.deps.emit(event, { deviceId, state, status: 'idle', message });
   }
 

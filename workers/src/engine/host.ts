@@ -3,9 +3,9 @@ import { type Db, rows } from '@wa/core/db/client';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
-import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { publishToAdmins, publishToOwnerAndAdmins, publishToUser } from '@wa/core/realtime/publish';
 import { type DeviceReply, type DeviceRequest, deviceChannel } from '@wa/core/realtime/rpc';
-import type { LiveEvent } from '@wa/shared';
+import type { LiveEvent, LiveEventMap } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import {
   type ClientInfo,
@@ -335,9 +335,9 @@ export class SessionHost {
     }
   }
 
-  private async emit(entry: Live, event: LiveEvent, payload: Record<string, unknown>, admins = true) {
-    await publishToUser(this.o.bus, entry.userId, event, payload);
-    if (admins) await publishToAdmins(this.o.bus, event, payload);
+  private async emit<E extends LiveEvent>(entry: Live, event: E, payload: LiveEventMap[E], admins = true) {
+    if (admins) await publishToOwnerAndAdmins(this.o.bus, entry.userId, event, payload);
+    else await publishToUser(this.o.bus, entry.userId, event, payload);
   }
 
   private async setState(entry: Live, state: DriverState | 'reconnecting...') {
@@ -595,10 +595,7 @@ export class SessionHost {
         {
           db: this.o.db,
           log: this.o.log,
-          emit: async (userId, event, payload) => {
-            if (userId !== null) await publishToUser(this.o.bus, userId, event, payload);
-            await publishToAdmins(this.o.bus, event, payload);
-          },
+          emit: (userId, event, payload) => publishToOwnerAndAdmins(this.o.bus, userId, event, payload),
           dataDir: this.o.dataDir ?? 'data',
           secondMs: this.o.blastSecondMs ?? 1000,
         },
@@ -731,9 +728,10 @@ export class SessionHost {
           continue;
         }
         this.o.log.info({ deviceId: c.clientid }, 'restoring session');
-        const payload = { deviceId: c.clientid, state: 'reconnecting...' };
-        await publishToUser(this.o.bus, c.user_id, 'reconnecting', payload);
-        await publishToAdmins(this.o.bus, 'reconnecting', payload);
+        await publishToOwnerAndAdmins(this.o.bus, c.user_id, 'reconnecting', {
+          deviceId: c.clientid,
+          state: 'reconnecting...',
+        });
         await this.startSession(c.clientid, c.user_id, c.id, null, c.proxy);
       }
       return claimed.length;

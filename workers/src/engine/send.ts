@@ -1,6 +1,6 @@
 import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
-import type { LiveEvent } from '@wa/shared';
+import type { LiveEvent, LiveEventMap } from '@wa/shared';
 import { SendError, type WhatsAppSession } from '../drivers/types';
 import { LoopRunner } from './loop-runner';
 import { claimReceiver, finishSend, nextSend, recordReceiver } from './send.repo';
@@ -9,7 +9,7 @@ export interface SendDeps {
   db: Db;
   log: Logger;
   /** publishes to the account owner's channel and to client-admin */
-  emit(event: LiveEvent, payload: Record<string, unknown>): Promise<void>;
+  emit<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
   /** milliseconds in one interval "second" (1000; tests shorten it) */
   secondMs: number;
 }

@@ -5,7 +5,7 @@ import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
 import { readRecords } from '@wa/core/imports/records';
 import type { Logger } from '@wa/core/logger';
-import { type LiveEvent, normalizePhone } from '@wa/shared';
+import { type LiveEvent, type LiveEventMap, normalizePhone, type ToolRef } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { SendError, type WhatsAppSession } from '../drivers/types';
 import { LoopRunner } from './loop-runner';
@@ -14,7 +14,7 @@ export interface ToolDeps {
   db: Db;
   log: Logger;
   /** publishes to the tool owner's channel and to client-admin */
-  emit(userId: number | null, event: LiveEvent, payload: Record<string, unknown>): Promise<void>;
+  emit<E extends LiveEvent>(userId: number | null, event: E, payload: LiveEventMap[E]): Promise<void>;
   dataDir: string;
   secondMs: number;
   random?: () => number;
@@ -48,10 +48,7 @@ type SQL = ReturnType<typeof sql>;
 /** how many times one number is checked before it counts as not found */
 const CHECK_ATTEMPTS = 3;
 
-const EVENTS = {
-  generator: { running: 'generating', error: 'error_generate', key: 'generatorId' },
-  validator: { running: 'validating', error: 'error_validate', key: 'validatorId' },
-} as const;
+const ERROR_EVENT = { generator: 'error_generate', validator: 'error_validate' } as const;
 
 /** Walks start…end one number after another, resuming after current_number. */
 const rangeSource: NumberSource = {
@@ -122,8 +119,15 @@ export class ToolRunner extends LoopRunner {
     this.source = kind === 'generator' ? rangeSource : fileSource(deps.dataDir);
   }
 
-  private payload(extra: Record<string, unknown>) {
-    return { deviceId: this.account.deviceId, [EVENTS[this.kind].key]: this.id, ...extra };
+  /** What every event of this tool names: its account, and the tool by `generatorId` or `validatorId`. */
+  private ref(): ToolRef {
+    const { deviceId } = this.account;
+    return this.kind === 'generator' ? { deviceId, generatorId: this.id } : { deviceId, validatorId: this.id };
+  }
+
+  private async announce(userId: number | null): Promise<void> {
+    if (this.kind === 'generator') await this.deps.emit(userId, 'generating', { ...this.ref(), status: 'generating' });
+    else await this.deps.emit(userId, 'validating', { ...this.ref(), status: 'validating' });
   }
 
   private async row(): Promise<ToolRow | null> {
@@ -142,12 +146,12 @@ export class ToolRunner extends LoopRunner {
       const row = await this.row();
       if (!row || row.status !== RUNNING[this.kind]) return;
       if (!announced) {
-        await this.deps.emit(row.user_id, EVENTS[this.kind].running, this.payload({ status: RUNNING[this.kind] }));
+        await this.announce(row.user_id);
         announced = true;
       }
       const next = await this.source.next(row);
       if (!next) return this.finish(row.user_id, 'finished', 'finished');
-      await this.deps.emit(row.user_id, 'progressing', this.payload({ value: next.number, progress: next.progress }));
+      await this.deps.emit(row.user_id, 'progressing', { ...this.ref(), value: next.number, progress: next.progress });
       let registered: boolean | null = null;
       for (let attempt = 1; registered === null; attempt++) {
         try {
@@ -156,14 +160,14 @@ export class ToolRunner extends LoopRunner {
           const message = err instanceof Error ? err.message : String(err);
           const code = err instanceof SendError ? err.code : null;
           if (code === null || code === 'not_connected' || code === 'refused') {
-            return this.finish(row.user_id, EVENTS[this.kind].error, message);
+            return this.finish(row.user_id, ERROR_EVENT[this.kind], message);
           }
           // a check is harmless to repeat: try again (§4 'Fail, attempting (code)...'), then count it
           if (attempt >= CHECK_ATTEMPTS) {
             registered = false;
             break;
           }
-          await this.deps.emit(row.user_id, 'attempting', this.payload({ code, value: next.number, attempt }));
+          await this.deps.emit(row.user_id, 'attempting', { ...this.ref(), code, value: next.number, attempt });
           await this.sleep(attempt * this.deps.secondMs);
           if (this.stopping) return;
         }
@@ -192,22 +196,26 @@ export class ToolRunner extends LoopRunner {
       });
       if (!counts) return;
       const event = registered ? 'count_success' : 'count_fail';
-      await this.deps.emit(
-        row.user_id,
-        event,
-        this.payload({ value: registered ? counts.count_success : counts.count_fail, progress: next.progress }),
-      );
+      await this.deps.emit(row.user_id, event, {
+        ...this.ref(),
+        value: registered ? counts.count_success : counts.count_fail,
+        progress: next.progress,
+      });
       if (this.stopping) return;
       const span = Math.max(0, row.interval_max - row.interval_min);
       const waitTime = row.interval_min + Math.floor((this.deps.random ?? Math.random)() * (span + 1));
       if (waitTime > 0) {
-        await this.deps.emit(row.user_id, 'waiting', this.payload({ waitTime, value: next.number }));
+        await this.deps.emit(row.user_id, 'waiting', { ...this.ref(), waitTime, value: next.number });
         await this.sleep(waitTime * this.deps.secondMs);
       }
     }
   }
 
-  private async finish(userId: number | null, event: LiveEvent, state: string): Promise<void> {
+  private async finish(
+    userId: number | null,
+    event: 'finished' | 'error_generate' | 'error_validate',
+    state: string,
+  ): Promise<void> {
     const t = TOOL_TABLES[this.kind];
     const done = event === 'finished';
     const r = await rows<{ id: number }>(
@@ -217,6 +225,11 @@ export class ToolRunner extends LoopRunner {
           where id = ${this.id} and status = ${RUNNING[this.kind]} returning id`,
     );
     if (!r.length) return;
-    await this.deps.emit(userId, event, this.payload({ state, status: 'idle', ...(done ? { progress: 100 } : {}) }));
+    await this.deps.emit(userId, event, {
+      ...this.ref(),
+      state,
+      status: 'idle',
+      ...(done ? { progress: 100 as const } : {}),
+    });
   }
 }

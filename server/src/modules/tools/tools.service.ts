@@ -8,7 +8,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/er
 import { readRecords } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import type { EventBus } from '@wa/core/realtime/bus';
-import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import { parse } from '@wa/core/validate';
 import {
@@ -258,10 +258,12 @@ export class ToolsService {
         { timeoutMs: 2000 },
       ).catch(() => {});
     }
-    const key = this.kind === 'generator' ? 'generatorId' : 'validatorId';
-    const payload = { deviceId: acc?.clientid ?? null, [key]: id, status: 'idle' };
-    if (tool.user_id !== null) await publishToUser(this.bus, tool.user_id, 'stop', payload);
-    await publishToAdmins(this.bus, 'stop', payload);
+    const deviceId = acc?.clientid ?? null;
+    const payload =
+      this.kind === 'generator'
+        ? { deviceId, generatorId: id, status: 'idle' as const }
+        : { deviceId, validatorId: id, status: 'idle' as const };
+    await publishToOwnerAndAdmins(this.bus, tool.user_id, 'stop', payload);
     return { data: await this.get(actor, id), msg: `${LABEL[this.kind]} dihentikan.` };
   }
 

@@ -5,7 +5,7 @@ import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import type { EventBus } from '@wa/core/realtime/bus';
-import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { callDevice, type DeviceReply, NoHolderError } from '@wa/core/realtime/rpc';
 import { parse } from '@wa/core/validate';
 import {
@@ -15,6 +15,8 @@ import {
   blastBody,
   type CounterUser,
   intervalBody,
+  type LiveEvent,
+  type LiveEventMap,
   LOGIN_CAPS,
   LOGIN_TEXTS,
   newClientBody,
@@ -25,6 +27,7 @@ import {
   saveWhatsappBody,
   statusBody,
   type WhatsappDto,
+  type WhatsappState,
 } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { type ListFilter, WhatsappRepo } from './whatsapp.repo';
@@ -262,13 +265,8 @@ export class WhatsappService {
     return { whatsapp: adopted ? saved : { ...saved } };
   }
 
-  private async broadcast(
-    userId: number,
-    event: Parameters<typeof publishToUser>[2],
-    payload: Record<string, unknown>,
-  ) {
-    await publishToUser(this.bus, userId, event, payload);
-    await publishToAdmins(this.bus, event, payload);
+  private broadcast<E extends LiveEvent>(userId: number, event: E, payload: LiveEventMap[E]): Promise<void> {
+    return publishToOwnerAndAdmins(this.bus, userId, event, payload);
   }
 
   async listForUser(actor: Actor, userId: number, synced: boolean): Promise<{ list: WhatsappDto[] }> {
@@ -329,7 +327,8 @@ export class WhatsappService {
     const { id, status } = parse(statusBody, body);
     const acc = await this.repo.update(id, sql`status = ${status}`);
     if (!acc) throw notFound('WhatsApp account not found.');
-    await this.broadcast(acc.userId, status === 'sending' ? 'sending' : 'idle', { deviceId: acc.clientid, status });
+    if (status === 'sending') await this.broadcast(acc.userId, 'sending', { deviceId: acc.clientid, status });
+    else await this.broadcast(acc.userId, 'idle', { deviceId: acc.clientid, status });
     return { data: acc };
   }
 
@@ -343,10 +342,10 @@ export class WhatsappService {
       throw new AppError(403, `This account was suspended ${acc.suspended_count} times and cannot be activated again.`);
     }
     await this.repo.update(id, sql`suspended = false, state = 'disconnected'`);
-    let state = 'disconnected';
+    let state: WhatsappState = 'disconnected';
     try {
       const r = await callDevice(this.bus, acc.clientid, 'activate', { privileged: true }, { timeoutMs: 2000 });
-      if (r.ok) state = String(r.data.state ?? state);
+      if (r.ok) state = String(r.data.state ?? state) as WhatsappState;
     } catch {
       // no worker holds it right now: the sweep restores it and its state follows
     }
