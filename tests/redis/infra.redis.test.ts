@@ -9,5 +9,5 @@ if (!url) throw new Error('the redis tier needs TEST_REDIS_URL (or REDIS_URL)');
 // one key prefix per run, so runs never see each other's jobs or messages
 const prefix = `test-${randomBytes(4).toString('hex')}`;
 let n = 0;
-describeQueueContract('bullmq', () => new BullmqQueue(url, { prefix: `${prefix}-${++n}` }));
+describeQueueContract('bullmq', (names) => new BullmqQueue(url, { prefix: `${prefix}-${++n}`, names }));
 describeBusContract('redis', () => new RedisBus(url, `${prefix}:`));

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { JobName } from '../../core/src/jobs/names';
 import type { JobQueue } from '../../core/src/jobs/queue';
 import type { EventBus } from '../../core/src/realtime/bus';
 
@@ -10,23 +11,37 @@ async function until(check: () => boolean, ms = 5000) {
   }
 }
 
+/** The contract's own jobs, so no test job can reach a handler of the product. */
+export interface ContractJobs {
+  'test.echo': { n: number };
+  'test.known': { at: number };
+  'test.unknown': { at: number };
+  'test.once': { at: number };
+  'test.maybe': { fail: boolean; id: string };
+  'test.first': { at: number };
+  'test.second': { at: number };
+}
+
+/** Makes a queue over ContractJobs that expects handlers for `names` (and refuses to start without them). */
+export type ContractQueueFactory = (names: readonly JobName<ContractJobs>[]) => JobQueue<ContractJobs>;
+
 /** The behaviour every JobQueue must have, run against each adapter. */
-export function describeQueueContract(label: string, make: () => JobQueue) {
+export function describeQueueContract(label: string, make: ContractQueueFactory) {
   describe(`JobQueue contract: ${label}`, () => {
-    const open: JobQueue[] = [];
+    const open: JobQueue<ContractJobs>[] = [];
     afterEach(async () => {
       await Promise.all(open.splice(0).map((q) => q.close()));
     });
-    const queue = () => {
-      const q = make();
+    const queue = (...names: JobName<ContractJobs>[]) => {
+      const q = make(names);
       open.push(q);
       return q;
     };
 
     it('runs a job with its payload on the registered handler', async () => {
-      const q = queue();
+      const q = queue('test.echo');
       const seen: unknown[] = [];
-      q.register<{ n: number }>('test.echo', async (p) => {
+      q.register('test.echo', async (p) => {
         seen.push(p);
       });
       await q.start();
@@ -37,20 +52,28 @@ export function describeQueueContract(label: string, make: () => JobQueue) {
     });
 
     it('refuses a job name without a handler', async () => {
-      const q = queue();
+      const q = queue('test.known');
       q.register('test.known', async () => {});
       await q.start();
-      await expect(q.add('test.unknown', {})).rejects.toThrow(/no handler is registered for job "test.unknown"/);
+      await expect(q.add('test.unknown', { at: 1 })).rejects.toThrow(/no handler is registered for job "test.unknown"/);
+    });
+
+    it('refuses to start while a job of its map has no handler', async () => {
+      const q = queue('test.first', 'test.second');
+      q.register('test.first', async () => {});
+      await expect(q.start()).rejects.toThrow(/cannot start: no handler is registered for "test.second"/);
+      q.register('test.second', async () => {});
+      await q.start();
     });
 
     it('does not add a job twice while one with the same id waits', async () => {
-      const q = queue();
+      const q = queue('test.once');
       let runs = 0;
       q.register('test.once', async () => {
         runs += 1;
       });
-      await q.add('test.once', {}, { jobId: 'same', delayMs: 200 });
-      await q.add('test.once', {}, { jobId: 'same', delayMs: 200 });
+      await q.add('test.once', { at: 1 }, { jobId: 'same', delayMs: 200 });
+      await q.add('test.once', { at: 2 }, { jobId: 'same', delayMs: 200 });
       await q.start();
       await until(() => runs >= 1);
       await new Promise((r) => setTimeout(r, 400));
@@ -58,9 +81,9 @@ export function describeQueueContract(label: string, make: () => JobQueue) {
     });
 
     it('keeps going after a handler throws', async () => {
-      const q = queue();
+      const q = queue('test.maybe');
       const done: string[] = [];
-      q.register<{ fail: boolean; id: string }>('test.maybe', async (p) => {
+      q.register('test.maybe', async (p) => {
         if (p.fail) throw new Error('boom');
         done.push(p.id);
       });

@@ -1,5 +1,6 @@
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
-import { type AddOptions, type JobHandler, type JobQueue, UnknownJobError } from './queue';
+import { JOB_NAMES, type JobMap, type JobName } from './names';
+import { type AddOptions, HandlerTable, type JobHandler, type JobQueue, UnknownJobError } from './queue';
 
 export const QUEUE_NAME = 'wa-blaster';
 
@@ -9,9 +10,9 @@ function connection(redisUrl: string): ConnectionOptions {
 }
 
 /** The queue port on BullMQ: any number of `npm run worker` processes take jobs from Redis. */
-export class BullmqQueue implements JobQueue {
+export class BullmqQueue<M extends object = JobMap> implements JobQueue<M> {
   readonly kind = 'bullmq' as const;
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers: HandlerTable;
   private readonly queue: Queue;
   private worker: Worker | null = null;
 
@@ -21,17 +22,21 @@ export class BullmqQueue implements JobQueue {
       concurrency?: number;
       prefix?: string;
       onError?: (name: string, err: unknown) => void;
+      /** the job names of M (JOB_NAMES for the product's JobMap) */
+      names?: readonly JobName<M>[];
     } = {},
   ) {
+    this.handlers = new HandlerTable(opts.names ?? JOB_NAMES);
     this.queue = new Queue(QUEUE_NAME, { connection: connection(redisUrl), prefix: opts.prefix });
   }
 
-  register<P>(name: string, handler: JobHandler<P>): void {
-    this.handlers.set(name, handler as JobHandler);
+  register<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>): void {
+    this.handlers.set(name, handler);
   }
 
   async start(): Promise<void> {
     if (this.worker) return;
+    this.handlers.assertComplete();
     this.worker = new Worker(
       QUEUE_NAME,
       async (job) => {
@@ -50,7 +55,7 @@ export class BullmqQueue implements JobQueue {
     await this.worker.waitUntilReady();
   }
 
-  async add<P>(name: string, payload: P, opts: AddOptions = {}): Promise<void> {
+  async add<N extends JobName<M>>(name: N, payload: M[N], opts: AddOptions = {}): Promise<void> {
     // a producer may not have every handler; it refuses only names no process declared
     if (this.handlers.size && !this.handlers.has(name)) throw new UnknownJobError(name);
     await this.queue.add(name, payload, {

@@ -1,3 +1,5 @@
+import { everyKey } from '@wa/shared';
+
 /** Job names and payloads shared by the producers (API) and the workers that handle them. */
 
 /** Starts a WhatsApp login (QR or pairing code) on whichever worker takes the job. */
@@ -32,3 +34,9 @@ export interface JobMap {
   [OPEN_SESSION_JOB]: OpenSessionJob;
   [SEND_MESSAGE_JOB]: SendMessageJob;
 }
+
+/** The names of a job map (`keyof`, as text: queues key jobs by name). */
+export type JobName<M extends object = JobMap> = Extract<keyof M, string>;
+
+/** Every job of the product by name: a queue refuses to start while one of them has no handler. */
+export const JOB_NAMES: readonly JobName[] = everyKey<JobName>()([OPEN_SESSION_JOB, SEND_MESSAGE_JOB]);

@@ -2,5 +2,5 @@ import { describeBusContract, describeQueueContract } from '../../../tests/suppo
 import { InProcessBus } from '../realtime/bus';
 import { InProcessQueue } from './queue';
 
-describeQueueContract('memory', () => new InProcessQueue());
+describeQueueContract('memory', (names) => new InProcessQueue(undefined, names));
 describeBusContract('memory', () => new InProcessBus());

@@ -18,7 +18,7 @@ export async function handleOpenSession(queue: JobQueue, host: SessionHost, job:
   if ((await host.openLogin(job)) !== 'full') return;
   const hops = (job.hops ?? 0) + 1;
   if (hops > MAX_LOGIN_HOPS) return host.refuseLogin(job, LOGIN_TEXTS.workersBusy);
-  await queue.add<OpenSessionJob>(
+  await queue.add(
     OPEN_SESSION_JOB,
     { ...job, hops },
     { jobId: `${job.deviceId}-hop${hops}`, delayMs: LOGIN_HOP_DELAY_MS },

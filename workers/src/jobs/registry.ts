@@ -1,6 +1,6 @@
 import type { Db } from '@wa/core/db/client';
-import { OPEN_SESSION_JOB, type OpenSessionJob, SEND_MESSAGE_JOB, type SendMessageJob } from '@wa/core/jobs/names';
-import type { JobQueue } from '@wa/core/jobs/queue';
+import { JOB_NAMES, type JobMap, type JobName, OPEN_SESSION_JOB, SEND_MESSAGE_JOB } from '@wa/core/jobs/names';
+import type { JobHandler, JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { SessionHost } from '../engine/host';
@@ -14,9 +14,20 @@ export interface JobContext {
   host: SessionHost;
 }
 
+/** Every job's handler by name: a job added to JobMap without its handler here does not compile. */
+type JobHandlers = { [N in JobName]: JobHandler<JobMap[N]> };
+
+function jobHandlers(queue: JobQueue, ctx: JobContext): JobHandlers {
+  return {
+    [OPEN_SESSION_JOB]: (job) => handleOpenSession(queue, ctx.host, job),
+    [SEND_MESSAGE_JOB]: (job) => handleSendMessage(ctx, job),
+  };
+}
+
 /** Registers every job handler of the product on a queue and returns their names. */
 export function registerJobs(queue: JobQueue, ctx: JobContext): string[] {
-  queue.register<OpenSessionJob>(OPEN_SESSION_JOB, (job) => handleOpenSession(queue, ctx.host, job));
-  queue.register<SendMessageJob>(SEND_MESSAGE_JOB, (job) => handleSendMessage(ctx, job));
-  return [OPEN_SESSION_JOB, SEND_MESSAGE_JOB];
+  const handlers = jobHandlers(queue, ctx);
+  const register = <N extends JobName>(name: N) => queue.register(name, handlers[name]);
+  for (const name of JOB_NAMES) register(name);
+  return [...JOB_NAMES];
 }
