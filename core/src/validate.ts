@@ -10,3 +10,15 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   const first = result.error.issues[0]?.message ?? 'Invalid input';
   throw badRequest(first, errors);
 }
+
+export const NO_DATA = 'No Data';
+
+/**
+ * Refuses a body that is not an object with at least one field ('No Data', §8), before any of its
+ * fields is checked: an edit form sent empty says so rather than naming a field.
+ */
+export function requireData(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).length === 0) {
+    throw badRequest(NO_DATA);
+  }
+}

@@ -1,0 +1,126 @@
+import { ROLES, type Role } from '@wa/shared';
+import type { Actor } from './actor';
+import { forbidden } from './errors';
+
+/**
+ * Who may do what (spec §6 and the §2 route table), asked by the routes (`allow` in server/http)
+ * and by the services (`can`, `assertCan`). A rule names the roles that may act on anyone's rows
+ * (`any`) and those that may act on their own only (`own`); a route asks without a resource, a
+ * service asks again with the row's owner once it has it.
+ */
+interface Rule {
+  /** roles that may do it to anyone's */
+  any: readonly Role[];
+  /** roles that may do it to their own only */
+  own?: readonly Role[];
+  /** for an `any` role, the target roles it still may not act on unless it is itself */
+  notOver?: Partial<Record<Role, readonly Role[]>>;
+  /** the refusal when the role may not do it at all (the generic 403 text otherwise) */
+  refusal?: string;
+  /** the refusal when the role may, but only on its own, and the resource is somebody else's */
+  notYours?: string;
+}
+
+const ADMIN_DEV = ['admin', 'dev'] as const;
+
+/** The one table. Adding an ability here is the only way a route or service can ask for it. */
+export const POLICY = {
+  // users (§2 Members, §6 "Only admin and dev load the member list")
+  'users.list': { any: ADMIN_DEV },
+  'user.read': { any: ADMIN_DEV, own: ROLES },
+  'user.edit': { any: ADMIN_DEV, own: ROLES },
+  /** role, level, fee and intervals; the service adds that nobody changes them on themselves */
+  'user.manage': { any: ADMIN_DEV },
+  /** granting or removing the dev role: the dev role is the operator's */
+  'user.grant-dev': { any: ['dev'], refusal: 'Only a dev may grant or remove the dev role.' },
+  /** password, e-mail and role: an admin does not change another admin's or a dev's */
+  'user.credentials': { any: ADMIN_DEV, own: ROLES, notOver: { admin: ADMIN_DEV } },
+  'referral.read': { any: ADMIN_DEV, own: ['member'] },
+
+  // money (§2 Dashboard, Bonus, Withdraw)
+  /** the dashboard counters; staff's dashboard is the withdrawal list, so staff reads none */
+  'counters.read': { any: ADMIN_DEV, own: ['member'] },
+  'bonus.read': { any: ADMIN_DEV, own: ['member'] },
+  'bonus.give': { any: ADMIN_DEV },
+  'withdraw.request': { any: [], own: ['member', 'dev'], notYours: 'You can only request a withdrawal for yourself.' },
+  'withdraw.read': { any: ['admin', 'dev', 'staff'], own: ['member'] },
+  /** every request at once (/withdraw/requested) */
+  'withdraw.handle': { any: ['admin', 'dev', 'staff'] },
+  /** Terima, Tolak, Batalkan */
+  'withdraw.decide': { any: ['admin'] },
+  /** where the money goes: the admin who transfers, and the request's own user */
+  'withdraw.bank-details': { any: ['admin'], own: ROLES },
+
+  // the catalogue: phone numbers, proxies, templates, levels (§2, admin and dev)
+  'catalogue.manage': { any: ADMIN_DEV },
+  /** the blaster form's receiver choices: every role that may send one-off messages */
+  'receivers.read': { any: ['member', 'admin', 'dev'] },
+  'settings.read': { any: ROLES },
+  'settings.update': { any: ADMIN_DEV },
+
+  // generator and validator: admin and staff their own, dev all (§6)
+  'tool.manage': { any: ['dev'], own: ['admin', 'staff'] },
+
+  // WhatsApp accounts (§2, §6)
+  'account.read': { any: ADMIN_DEV, own: ['member', 'staff'] },
+  /** GET whatsapp/list: everybody's accounts */
+  'account.list-all': { any: ADMIN_DEV },
+  /** new-client, qr, client-state, remove-client, save: for oneself, or for another by admin and dev */
+  'account.create-login': { any: ADMIN_DEV, own: ['member', 'staff'] },
+  /** interval and reset */
+  'account.edit': { any: ADMIN_DEV, own: ['member', 'staff'] },
+  /** send-message/1 (the blaster form) */
+  'account.send': { any: ADMIN_DEV, own: ['member'] },
+  /** start and stop a blast: members their own accounts, dev any; admins only see Sending */
+  'account.blast': { any: ['dev'], own: ['member'] },
+  'account.reconnect': { any: ['dev'], own: ['member'] },
+  /** lifting a suspension (while suspended_count is below 3) */
+  'account.activate': { any: ADMIN_DEV },
+  /** setting the run status by hand */
+  'account.status': { any: ADMIN_DEV },
+
+  // dev monitor
+  monitor: { any: ['dev'] },
+} satisfies Record<string, Rule>;
+
+export type Ability = keyof typeof POLICY;
+
+/** What an ability is asked about: whose row it is, and for some abilities that user's role. */
+export interface Resource {
+  userId: number | null;
+  role?: Role;
+}
+
+const rule = (ability: Ability): Rule => POLICY[ability];
+
+/** True when the actor's role may do it at all, to anyone's or to their own. */
+function roleMay(actor: Actor, r: Rule): boolean {
+  return r.any.includes(actor.role) || (r.own?.includes(actor.role) ?? false);
+}
+
+/**
+ * Whether `actor` may do `ability`: without a resource, whether their role may at all (what a
+ * route asks); with one, whether they may on that row.
+ */
+export function can(actor: Actor, ability: Ability, resource?: Resource): boolean {
+  const r = rule(ability);
+  if (!resource) return roleMay(actor, r);
+  if (resource.userId === actor.id && r.own?.includes(actor.role)) return true;
+  if (!r.any.includes(actor.role)) return false;
+  return !(resource.role && r.notOver?.[actor.role]?.includes(resource.role));
+}
+
+/** Whether the actor may do it to anyone's rows (lists then show everybody's, not only their own). */
+export function canForAnyone(actor: Actor, ability: Ability): boolean {
+  return rule(ability).any.includes(actor.role);
+}
+
+/**
+ * Throws the 403 the API has always answered: the rule's own text (or the generic one) when the
+ * role may not do it at all, else `notYours` (or the rule's) when the resource is not theirs.
+ */
+export function assertCan(actor: Actor, ability: Ability, resource?: Resource, notYours?: string): void {
+  const r = rule(ability);
+  if (!roleMay(actor, r)) throw forbidden(r.refusal);
+  if (resource && !can(actor, ability, resource)) throw forbidden(notYours ?? r.notYours);
+}
