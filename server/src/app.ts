@@ -15,16 +15,20 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
 import { BonusService } from './modules/bonus/bonus.service';
+import { LevelsRepo } from './modules/levels/levels.repo';
 import { levelsRoutes } from './modules/levels/levels.routes';
 import { LevelsService } from './modules/levels/levels.service';
+import { MessageLogRepo } from './modules/messagelog/messagelog.repo';
 import { messageLogRoutes } from './modules/messagelog/messagelog.routes';
 import { MessageLogService } from './modules/messagelog/messagelog.service';
+import { MonitorRepo } from './modules/monitor/monitor.repo';
 import { monitorRoutes } from './modules/monitor/monitor.routes';
 import { MonitorService, type MonitorSources } from './modules/monitor/monitor.service';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
 import { ProxiesService } from './modules/proxies/proxies.service';
+import { SettingsRepo } from './modules/settings/settings.repo';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { SettingsService } from './modules/settings/settings.service';
 import { templatesRoutes } from './modules/templates/templates.routes';
@@ -114,10 +118,11 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(new PhoneNumbersService(deps.db, tmpDir)));
   api.use('/admin/proxy', requireAuth, proxiesRoutes(new ProxiesService(deps.db, tmpDir)));
-  api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(deps.db)));
-  api.use('/admin/setting', requireAuth, settingsRoutes(new SettingsService(deps.db)));
+  api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(new LevelsRepo(deps.db))));
+  api.use('/admin/setting', requireAuth, settingsRoutes(new SettingsService(new SettingsRepo(deps.db))));
   const timezone = deps.timezone ?? DEFAULT_TIMEZONE;
-  api.use('/admin/messagelog', requireAuth, messageLogRoutes(new MessageLogService(deps.db, timezone)));
+  const messageLogs = new MessageLogService(new MessageLogRepo(deps.db), usersRepo, timezone);
+  api.use('/admin/messagelog', requireAuth, messageLogRoutes(messageLogs));
   api.use('/admin/withdraw', requireAuth, withdrawRoutes(new WithdrawService(deps.db)));
   api.use('/admin/bonus', requireAuth, bonusRoutes(new BonusService(deps.db)));
   const mediaDir = path.join(deps.dataDir, 'uploads/templates');
@@ -133,7 +138,8 @@ export function createApp(deps: AppDeps): Express {
     requireAuth,
     whatsappRoutes(new WhatsappService(deps.db, queue, bus, { qrTimeoutMs: deps.qrTimeoutMs })),
   );
-  api.use('/dev/monitor', requireAuth, monitorRoutes(new MonitorService(deps.db, bus, queue, deps.monitor)));
+  const monitor = new MonitorService(new MonitorRepo(deps.db), bus, queue, deps.monitor);
+  api.use('/dev/monitor', requireAuth, monitorRoutes(monitor));
   api.use(apiNotFound);
   app.use('/api', api);
   // template media only: validator uploads (members' contact lists, DATA_DIR/uploads/validators) are

@@ -36,7 +36,7 @@ export class BonusService {
 
   /** total/{userId}: a member their own; admin and dev anyone's, or `all`. */
   async total(actor: Actor, userId: CounterUser): Promise<TotalBonusResponse> {
-    const scope = await counterScope(actor, userId, (id) => this.users.roleOf(id));
+    const scope = await counterScope(actor, userId, this.users);
     return { totalBonus: await this.repo.total(scope) };
   }
 

@@ -1,19 +1,16 @@
-import type { Db } from '@wa/core/db/client';
 import { notFound } from '@wa/core/errors';
 import { pageMeta, pageWindow } from '@wa/core/paging';
-import { parse } from '@wa/core/validate';
-import { levelBody } from '@wa/shared';
-import { LevelsRepo } from './levels.repo';
+import type { levelBody } from '@wa/shared';
+import type { z } from 'zod';
+import type { LevelsRepo } from './levels.repo';
 
 export const LEVEL_SAVED = 'Level berhasil disimpan.';
 
+export type LevelInput = z.output<typeof levelBody>;
+
 /** The rules of levels (§2 level part, §5 Level, §7 Level). */
 export class LevelsService {
-  private readonly repo: LevelsRepo;
-
-  constructor(db: Db) {
-    this.repo = new LevelsRepo(db);
-  }
+  constructor(private readonly repo: LevelsRepo) {}
 
   async listPerPage(page: number) {
     const { limit, offset } = pageWindow(page);
@@ -27,13 +24,11 @@ export class LevelsService {
     return { level };
   }
 
-  async create(body: unknown) {
-    const input = parse(levelBody, body ?? {});
+  async create(input: LevelInput) {
     return { level: await this.repo.insert(input), msg: LEVEL_SAVED };
   }
 
-  async update(id: number, body: unknown) {
-    const input = parse(levelBody, body ?? {});
+  async update(id: number, input: LevelInput) {
     const level = await this.repo.update(id, input);
     if (!level) throw notFound('Level not found');
     return { level, msg: LEVEL_SAVED };

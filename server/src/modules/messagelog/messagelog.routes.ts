@@ -1,7 +1,7 @@
 import { parse } from '@wa/core/validate';
 import { counterUserParam } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, requireRoles } from '../../http/auth';
+import { actorOf, allow } from '../../http/auth';
 import type { MessageLogService } from './messagelog.service';
 
 /**
@@ -10,18 +10,18 @@ import type { MessageLogService } from './messagelog.service';
  */
 export function messageLogRoutes(logs: MessageLogService): Router {
   const r = Router();
-  const dashboardRoles = requireRoles('member', 'admin', 'dev');
+  const counters = allow('counters.read');
 
-  r.get('/count/:userId', dashboardRoles, async (req, res) => {
+  r.get('/count/:userId', counters, async (req, res) => {
     res.json(await logs.count(actorOf(req), parse(counterUserParam, req.params.userId)));
   });
-  r.get('/today-count/:userId', dashboardRoles, async (req, res) => {
+  r.get('/today-count/:userId', counters, async (req, res) => {
     res.json(await logs.todayCount(actorOf(req), parse(counterUserParam, req.params.userId)));
   });
-  r.get('/total-count/:userId', dashboardRoles, async (req, res) => {
+  r.get('/total-count/:userId', counters, async (req, res) => {
     res.json(await logs.totalCount(actorOf(req), parse(counterUserParam, req.params.userId)));
   });
-  r.get('/today-income/:userId', dashboardRoles, async (req, res) => {
+  r.get('/today-income/:userId', counters, async (req, res) => {
     res.json(await logs.todayIncome(actorOf(req), parse(counterUserParam, req.params.userId)));
   });
   return r;

@@ -1,26 +1,19 @@
 import type { Actor } from '@wa/core/actor';
-import { type CounterScope, counterScope } from '@wa/core/counter-scope';
-import type { Db } from '@wa/core/db/client';
+import { type CounterScope, counterScope, type UserRoles } from '@wa/core/counter-scope';
 import type { CounterUser, IncomeResponse, MessageLogCount, SuccessFailCount } from '@wa/shared';
-import { UsersRepo } from '../users/users.repo';
-import { MessageLogRepo, todayIn } from './messagelog.repo';
+import { type MessageLogRepo, todayIn } from './messagelog.repo';
 
 /** The dashboard counters over the message log (§2 Dashboard, §3 Counters, §7 Message log). */
 export class MessageLogService {
-  private readonly repo: MessageLogRepo;
-  private readonly users: UsersRepo;
-
   /** `timeZone`: the IANA zone whose calendar day "today" is (config APP_TIMEZONE). */
   constructor(
-    db: Db,
+    private readonly repo: MessageLogRepo,
+    private readonly users: UserRoles,
     private readonly timeZone: string,
-  ) {
-    this.repo = new MessageLogRepo(db);
-    this.users = new UsersRepo(db);
-  }
+  ) {}
 
   private scope(actor: Actor, userId: CounterUser): Promise<CounterScope> {
-    return counterScope(actor, userId, (id) => this.users.roleOf(id));
+    return counterScope(actor, userId, this.users);
   }
 
   /** count/{userId}: every settled send (§3 messageLogCount). */

@@ -1,13 +1,13 @@
 import { parse } from '@wa/core/validate';
 import { monitorRemoteQuery, monitorSocketQuery } from '@wa/shared';
 import { Router } from 'express';
-import { requireRoles } from '../../http/auth';
+import { allow } from '../../http/auth';
 import type { MonitorService } from './monitor.service';
 
 /** §7 Dev monitor: /api/dev/monitor/… (dev only), each answering `{ data }`. */
 export function monitorRoutes(monitor: MonitorService): Router {
   const r = Router();
-  r.use(requireRoles('dev'));
+  r.use(allow('monitor'));
   r.get('/local', (_req, res) => {
     res.json({ data: monitor.local() });
   });

@@ -1,12 +1,11 @@
 import { hostname } from 'node:os';
-import type { Db } from '@wa/core/db/client';
 import { notFound } from '@wa/core/errors';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import type { MonitorLocal, MonitorRemote, MonitorSocket } from '@wa/shared';
 import type { HubInspection } from '../../realtime/hub';
-import { MonitorRepo } from './monitor.repo';
+import type { MonitorRepo } from './monitor.repo';
 
 /**
  * What the dev monitor reads of the process it runs in. Both are optional: a test app has neither,
@@ -27,17 +26,13 @@ const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** The dev monitor (§2 Monitor, §7 Dev monitor): read-only views of this process, a device and a user's sockets. */
 export class MonitorService {
-  private readonly repo: MonitorRepo;
-
   constructor(
-    db: Db,
+    private readonly repo: MonitorRepo,
     private readonly bus: EventBus,
     private readonly queue: JobQueue | null,
     private readonly sources: MonitorSources = {},
     private readonly holderTimeoutMs = HOLDER_TIMEOUT_MS,
-  ) {
-    this.repo = new MonitorRepo(db);
-  }
+  ) {}
 
   /** GET /dev/monitor/local: this API process. */
   local(): MonitorLocal {

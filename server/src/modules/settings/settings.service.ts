@@ -1,22 +1,18 @@
-import type { Db } from '@wa/core/db/client';
-import { parse } from '@wa/core/validate';
-import { settingsBody } from '@wa/shared';
-import { SettingsRepo } from './settings.repo';
+import type { settingsBody } from '@wa/shared';
+import type { z } from 'zod';
+import type { SettingsRepo } from './settings.repo';
+
+export type SettingsInput = z.output<typeof settingsBody>;
 
 /** The global settings (§3 Setting, §5 Settings). */
 export class SettingsService {
-  private readonly repo: SettingsRepo;
-
-  constructor(db: Db) {
-    this.repo = new SettingsRepo(db);
-  }
+  constructor(private readonly repo: SettingsRepo) {}
 
   async get() {
     return { setting: await this.repo.get() };
   }
 
-  async update(body: unknown) {
-    const input = parse(settingsBody, body ?? {});
+  async update(input: SettingsInput) {
     return { setting: await this.repo.update(input), msg: 'Pengaturan berhasil disimpan.' };
   }
 }

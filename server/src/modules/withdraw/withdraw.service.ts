@@ -60,7 +60,7 @@ export class WithdrawService {
   }
 
   private scope(actor: Actor, userId: CounterUser): Promise<CounterScope> {
-    return counterScope(actor, userId, (id) => this.users.roleOf(id));
+    return counterScope(actor, userId, this.users);
   }
 
   /** balance/{userId}: a member their own; admin and dev anyone's, or `all`. */
