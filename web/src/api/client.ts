@@ -22,6 +22,11 @@ export class ApiCallError extends Error {
   }
 }
 
+/** The message of a failed call (the server's `msg`), or `fallback` for anything else (§8). */
+export function errorText(err: unknown, fallback = 'Network error. Please try again.'): string {
+  return err instanceof ApiCallError ? err.message : fallback;
+}
+
 interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;

@@ -1,7 +1,7 @@
 import { type Paged, REFRESH_DELAY_MS } from '@wa/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiCallError } from '../api/client';
+import { errorText } from '../api/client';
 
 /**
  * A server-paged list whose page lives in ?page= (§9). `refresh` waits the spec's 1 s while
@@ -31,7 +31,7 @@ export function useListPage<T>(fetchPage: (page: number, search: string) => Prom
         setTotal(res.meta.total);
         setError(null);
       })
-      .catch((err) => live && setError(err instanceof ApiCallError ? err.message : 'Internal server error'))
+      .catch((err) => live && setError(errorText(err, 'Internal server error')))
       .finally(() => {
         if (!live) return;
         setLoading(false);

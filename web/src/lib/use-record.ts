@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiCallError } from '../api/client';
+import { errorText } from '../api/client';
 
 /**
  * The record an edit page opens, by ?id= (§2): 'Error: <missing>' without an id, 'Error: <the
@@ -25,7 +25,7 @@ export function useRecord<T>(load: (id: number) => Promise<T>, texts: { missing:
         setLoaded(r);
         setRecord(r);
       })
-      .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : fallback}`));
+      .catch((err) => setError(`Error: ${errorText(err, fallback)}`));
   }, [id, load, missing, fallback]);
   return { loaded, record, setRecord, error };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ApiCallError } from '../api/client';
+import { errorText } from '../api/client';
 
 export interface RowDelete {
   /** the row's delete is on its way: the row reads 'Deleting...' */
@@ -29,7 +29,7 @@ export function useRowDelete(
         const res = await remove(id);
         onRemoved(res.id);
       } catch (err) {
-        setError(err instanceof ApiCallError ? err.message : 'Network error. Please try again.');
+        setError(errorText(err));
       } finally {
         setDeleting((d) => {
           const next = new Set(d);

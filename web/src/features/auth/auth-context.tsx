@@ -1,7 +1,7 @@
 import type { RegisterBody, UserDto } from '@wa/shared';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiCallError, authApi } from '../../api/client';
+import { ApiCallError, authApi, errorText } from '../../api/client';
 import { clearSession, getStoredUser, getToken, storeSession, storeToken, storeUser } from '../../lib/cookies';
 
 interface AuthState {
@@ -57,7 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         finish(res.token, res.user);
         return true;
       } catch (err) {
-        setError(err instanceof ApiCallError ? err.message : 'Internal server error');
+        setError(errorText(err, 'Internal server error'));
         return false;
       } finally {
         setLoading(false);
@@ -106,7 +106,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (err) {
       // a token that already stopped working has nothing left to end
       if (!(err instanceof ApiCallError && err.status === 401)) {
-        setError(err instanceof ApiCallError ? err.message : 'Error signing out');
+        setError(errorText(err, 'Error signing out'));
         return;
       }
     }

@@ -1,7 +1,7 @@
 import { createBonusBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -32,7 +32,7 @@ export function BonusCreatePage() {
       .then(setMembers)
       .catch((err) => {
         setMembers([]);
-        setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching user'}`);
+        setError(`Error: ${errorText(err, 'Error fetching user')}`);
       });
   }, [setError]);
 

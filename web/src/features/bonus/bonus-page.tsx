@@ -1,7 +1,7 @@
 import { type BonusDto, formatRupiah, normalizeRole } from '@wa/shared';
 import { Gift } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { type Confirmation, ConfirmDialog } from '../../components/dialogs';
@@ -36,7 +36,7 @@ export function BonusPage() {
     bonusApi
       .total(userId)
       .then(setTotal)
-      .catch((err) => setError(err instanceof ApiCallError ? err.message : 'Error fetching Bonus total'));
+      .catch((err) => setError(errorText(err, 'Error fetching Bonus total')));
   }, [gives, userId]);
 
   const askRemove = (r: BonusDto) =>

@@ -1,6 +1,6 @@
 import { ALL_USERS, type LiveEvent, type Role, type UserDto } from '@wa/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { useLiveEvents } from '../../api/use-live-events';
 import { type Analytics, type CachedAnalytics, readAnalytics, writeAnalytics } from './analytics-cache';
 import { dashboardApi } from './api';
@@ -62,7 +62,7 @@ export function useDashboard(user: UserDto): Dashboard {
 
   const refresh = useCallback(async () => {
     const failed = new Set<string>();
-    const note = (err: unknown) => failed.add(err instanceof ApiCallError ? err.message : 'Internal server error');
+    const note = (err: unknown) => failed.add(errorText(err, 'Internal server error'));
     await Promise.all(
       jobsFor(userId, role).map(async ([key, fetch]) => {
         try {

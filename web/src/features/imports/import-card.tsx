@@ -1,7 +1,7 @@
 import type { ImportSkipped } from '@wa/shared';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
-import { ApiCallError, upload } from '../../api/client';
+import { errorText, upload } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card } from '../../components/page-breadcrumb';
@@ -51,7 +51,7 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
       setFile(null);
       if (input.current) input.current.value = '';
     } catch (err) {
-      setError(err instanceof ApiCallError ? err.message : fallback);
+      setError(errorText(err, fallback));
     } finally {
       setBusy(false);
     }

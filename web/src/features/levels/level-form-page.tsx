@@ -1,7 +1,7 @@
 import { levelBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { FormField } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -31,7 +31,7 @@ export function LevelFormPage() {
           requirement_blast: String(level.requirement_blast),
         }),
       )
-      .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Level'}`));
+      .catch((err) => setError(`Error: ${errorText(err, 'Error fetching Level')}`));
   }, [id, setError]);
 
   const save = (e: FormEvent) => {

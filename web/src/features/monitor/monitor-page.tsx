@@ -1,7 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -71,7 +71,7 @@ export function MonitorPage({ kind }: { kind: MonitorKind }) {
           setState({
             loading: false,
             data: undefined,
-            error: err instanceof ApiCallError ? err.message : 'Internal server error',
+            error: errorText(err, 'Internal server error'),
           }),
       );
     return () => {

@@ -1,6 +1,6 @@
 import { type SettingDto, settingsBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiCallError, call, settingsApi } from '../../api/client';
+import { call, errorText, settingsApi } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -23,7 +23,7 @@ export function SettingsPage() {
       .then(({ setting }) =>
         setForm(Object.fromEntries(Object.entries(setting).map(([k, v]) => [k, String(v)])) as Form),
       )
-      .catch((err) => setError(err instanceof ApiCallError ? err.message : 'Internal server error'));
+      .catch((err) => setError(errorText(err, 'Internal server error')));
   }, [setError]);
 
   if (!form) {

@@ -1,7 +1,7 @@
 import { captionToWhatsapp, type TemplateDto } from '@wa/shared';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiCallError, upload } from '../../api/client';
+import { errorText, upload } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/form-field';
@@ -37,7 +37,7 @@ export function TemplateFormPage() {
         setMedia(message.media);
         setButtons(message.button ?? []);
       })
-      .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : 'Error fetching Template'}`));
+      .catch((err) => setError(`Error: ${errorText(err, 'Error fetching Template')}`));
   }, [id, setError]);
 
   const save = (e: FormEvent) => {
@@ -74,7 +74,7 @@ export function TemplateFormPage() {
         text: `Total ${res.created.length} template berhasil disimpan, ${res.skipped.length} dilewatkan.`,
       });
     } catch (err) {
-      setImportMsg({ ok: false, text: err instanceof ApiCallError ? err.message : 'Error importing File' });
+      setImportMsg({ ok: false, text: errorText(err, 'Error importing File') });
     }
   };
 

@@ -1,13 +1,13 @@
 import type { ToolAccountRef, WhatsappDto } from '@wa/shared';
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiCallError } from '../../api/client';
+import { accountsApi } from '../../api/accounts';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { CheckboxField } from '../../components/checkbox-field';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { SaveButton } from '../../components/save-button';
-import { whatsappApi } from '../whatsapp/api';
 import type { ToolKind } from './tool-rows';
 import type { ToolForm } from './use-tool-form';
 
@@ -29,9 +29,9 @@ export function useAccountChoices(userId: number | undefined, current: ToolAccou
     if (!userId) return;
     let live = true;
     setLoading(true);
-    (anyAccount ? whatsappApi.all() : whatsappApi.synced(userId))
+    (anyAccount ? accountsApi.all() : accountsApi.synced(userId))
       .then(({ list }) => live && setAccounts(list.filter((a) => a.state === 'connected')))
-      .catch((err) => live && setError(err instanceof ApiCallError ? err.message : 'Error fetching WhatsApp list'))
+      .catch((err) => live && setError(errorText(err, 'Error fetching WhatsApp list')))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;

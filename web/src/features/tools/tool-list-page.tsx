@@ -2,7 +2,7 @@ import { type LiveMessage, normalizeRole, TOOL_EXPORT } from '@wa/shared';
 import { Download, Loader2, Pencil, Play, Search, Square, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { AddLink } from '../../components/add-link';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -15,6 +15,7 @@ import { ListTable } from '../../components/list-table';
 import { LiveDot } from '../../components/live-dot';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
+import { RunButton } from '../../components/run-button';
 import { saveFile } from '../../lib/download';
 import { type LiveChange, useLiveList } from '../../lib/use-live-list';
 import { useAuth } from '../auth/auth-context';
@@ -35,10 +36,8 @@ import {
   toToolRow,
 } from './tool-rows';
 
-const errorText = (err: unknown, fallback = 'Network error. Please try again.') =>
-  err instanceof ApiCallError ? err.message : fallback;
-
 const rowId = (r: { id: number }) => r.id;
+const TOOL_RUN_LABELS = { start: 'Start', stop: 'Stop' };
 
 function statusTone(row: ToolRow): 'brand' | 'success' | 'error' | 'neutral' {
   if (isRunning(row)) return 'brand';
@@ -137,21 +136,13 @@ export function ToolListPage<T extends ToolDto>({ kind, title, noun, api, target
     const running = isRunning(r);
     return (
       <div className="flex min-w-52 flex-wrap items-center gap-2">
-        <Button
-          size="sm"
-          variant={running ? 'danger' : 'primary'}
-          disabled={r.requesting !== null}
-          onClick={() => void run(r, running ? 'stop' : 'start')}
-        >
-          {running ? <Square size={14} /> : <Play size={14} />}
-          {r.requesting === 'start'
-            ? 'Starting...'
-            : r.requesting === 'stop'
-              ? 'Stopping...'
-              : running
-                ? 'Stop'
-                : 'Start'}
-        </Button>
+        <RunButton
+          running={running}
+          requesting={r.requesting}
+          labels={TOOL_RUN_LABELS}
+          icon={running ? <Square size={14} /> : <Play size={14} />}
+          onClick={(action) => void run(r, action)}
+        />
         <Button size="sm" variant="outline" disabled={r.downloading} onClick={() => void download(r)}>
           {r.downloading ? <Loader2 size={14} className="animate-spin" /> : <Download size={14} />}
           Download

@@ -2,7 +2,7 @@ import { normalizeRole, TOOL_DEFAULT_INTERVAL } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { type Submit, useSubmit } from '../../lib/use-submit';
 import { useAuth } from '../auth/auth-context';
 import { useAccountChoices } from './tool-form';
@@ -75,7 +75,7 @@ export function useToolForm<F extends ToolFields, D extends ToolDto, I>({
         setForm(toForm(dto));
         setLoaded(dto);
       })
-      .catch((err) => setError(`Error: ${err instanceof ApiCallError ? err.message : `Error fetching ${name}`}`));
+      .catch((err) => setError(`Error: ${errorText(err, `Error fetching ${name}`)}`));
   }, [id, load, toForm, name, setError]);
 
   // the account choices are the owner's: a dev editing another user's tool sees that user's accounts

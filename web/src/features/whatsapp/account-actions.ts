@@ -1,10 +1,7 @@
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import type { Confirmation, Notice } from '../../components/dialogs';
 import { whatsappApi } from './api';
 import { type AccountRow, isCutOff } from './live-rows';
-
-const errorText = (err: unknown, fallback = 'Network error. Please try again.') =>
-  err instanceof ApiCallError ? err.message : fallback;
 
 /** What the row actions show: an error above the table, a notice, a question. */
 export interface AccountActionsUi {

@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { ClientId } from '../../components/client-id';
 import type { Column } from '../../components/data-table';
 import { FlashCount } from '../../components/flash-count';
+import { RunButton } from '../../components/run-button';
 import type { AccountActions } from './account-actions';
 import { type AccountRow, canReconnect, rowStatusText } from './live-rows';
 
@@ -27,6 +28,7 @@ function stateTone(row: AccountRow): 'success' | 'warning' | 'error' | 'neutral'
   }
 }
 
+const BLAST_LABELS = { start: 'Start Blast', stop: 'Stop Blast' };
 const isSuspended = (r: AccountRow) => r.suspended || r.state === 'suspended';
 
 /** The live state, and 'Activated' for admin and dev while the account may still be reactivated (§4). */
@@ -59,21 +61,13 @@ function ActionCell({ row, role, actions }: { row: AccountRow; role: Role | null
   const sending = row.status === 'sending';
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button
-        size="sm"
-        variant={sending ? 'danger' : 'primary'}
-        disabled={row.requesting !== null}
-        onClick={() => actions.blast(row, sending ? 'stop' : 'start')}
+      <RunButton
+        running={sending}
+        requesting={row.requesting}
+        labels={BLAST_LABELS}
         className={row.blastFailed ? 'ring-2 ring-red-400' : ''}
-      >
-        {row.requesting === 'start'
-          ? 'Starting...'
-          : row.requesting === 'stop'
-            ? 'Stopping...'
-            : sending
-              ? 'Stop Blast'
-              : 'Start Blast'}
-      </Button>
+        onClick={(action) => actions.blast(row, action)}
+      />
       {canReconnect(row) && (
         <Button size="sm" variant="outline" onClick={() => actions.reconnect(row)}>
           Reconnect

@@ -60,13 +60,6 @@ export const whatsappApi = {
       `/admin/whatsapp/list-per-page?${qs({ page: q.page, user_id: q.userId, search: q.search, status: q.status })}`,
       { fallback: 'Error fetching WhatsApp list' },
     ),
-  /** every account (admin and dev) */
-  all: () => call<{ list: WhatsappDto[] }>('/admin/whatsapp/list', { fallback: 'Error fetching WhatsApp list' }),
-  /** the connected accounts of a user (the blaster's sender choices) */
-  synced: (userId: number) =>
-    call<{ list: WhatsappDto[] }>(`/admin/whatsapp/list/${userId}?synced=true`, {
-      fallback: 'Error fetching WhatsApp list',
-    }),
   get: (id: number) =>
     call<{ whatsapp: WhatsappDto }>(`/admin/whatsapp/${id}`, { fallback: 'Error fetching WhatsApp list' }),
   newClient: (body: z.output<typeof newClientBody>) =>

@@ -10,7 +10,8 @@ import {
 } from '@wa/shared';
 import { Loader2, Plus, Send } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { ApiCallError } from '../../api/client';
+import { accountsApi } from '../../api/accounts';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { type Notice, NoticeDialog } from '../../components/dialogs';
@@ -78,12 +79,12 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
     let live = true;
     const t = setTimeout(() => {
       // on /blaster admin and dev send from any connected account (the server allows them any)
-      (anySender ? whatsappApi.all() : whatsappApi.synced(userId))
+      (anySender ? accountsApi.all() : accountsApi.synced(userId))
         .then((r) => live && setSenders(r.list.filter((a) => a.phonenumber && a.state === 'connected')))
         .catch((err) => {
           if (!live) return;
           setSenders([]);
-          setLoadError(err instanceof ApiCallError ? err.message : 'Error fetching WhatsApp list');
+          setLoadError(errorText(err, 'Error fetching WhatsApp list'));
         });
     }, SELECTOR_LOAD_DELAY_MS);
     return () => {
@@ -108,7 +109,7 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
           .catch((err) => {
             if (!live) return;
             setOptions([]);
-            setLoadError(err instanceof ApiCallError ? err.message : 'Error fetching Phone Number list');
+            setLoadError(errorText(err, 'Error fetching Phone Number list'));
           });
       },
       firstLoad.current ? SELECTOR_LOAD_DELAY_MS : SEARCH_DELAY_MS,
@@ -177,7 +178,7 @@ export function BlasterForm({ anySender = false }: { anySender?: boolean } = {})
       setNotice({
         tone: 'error',
         title: 'Gagal!',
-        text: err instanceof ApiCallError ? err.message : 'Error sending message',
+        text: errorText(err, 'Error sending message'),
       });
     } finally {
       setSending(false);

@@ -2,7 +2,7 @@ import { formatRupiah, MIN_WITHDRAW, WITHDRAW_CODE_NO_BANK, type WithdrawDto, wi
 import { CircleCheck, Clock, Gift, HandCoins, Wallet } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiCallError } from '../../api/client';
+import { ApiCallError, errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import type { Column } from '../../components/data-table';
@@ -65,7 +65,7 @@ export function WithdrawPage() {
     withdrawApi
       .summary(userId)
       .then((s) => live && setSummary(s))
-      .catch((err) => live && setError(err instanceof ApiCallError ? err.message : 'Error fetching Balance'));
+      .catch((err) => live && setError(errorText(err, 'Error fetching Balance')));
     return () => {
       live = false;
     };

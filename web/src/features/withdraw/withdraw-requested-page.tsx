@@ -1,7 +1,7 @@
 import { formatRupiah, normalizeRole, type WithdrawDto, type WithdrawStatus } from '@wa/shared';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useCallback, useState } from 'react';
-import { ApiCallError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { type Column, DataTable, Pagination } from '../../components/data-table';
@@ -53,7 +53,7 @@ export function WithdrawRequestedPage() {
       );
       setMessage({ ok: true, text: res.msg });
     } catch (err) {
-      setMessage({ ok: false, text: err instanceof ApiCallError ? err.message : 'Network error. Please try again.' });
+      setMessage({ ok: false, text: errorText(err) });
     } finally {
       setBusy(null);
     }
