@@ -1,3 +1,5 @@
+import { parse } from '@wa/core/validate';
+import { loginBody, registerBody } from '@wa/shared';
 import { type RequestHandler, Router } from 'express';
 import { actorOf, bearerToken } from '../../http/auth';
 import type { UsersService } from '../users/users.service';
@@ -10,10 +12,13 @@ export function authRoutes(auth: AuthService, users: UsersService, requireAuth: 
     res.json(await users.logoutEverywhere(actorOf(req)));
   });
   r.post('/register', async (req, res) => {
-    res.status(201).json(await auth.register(req.body, req.ip ?? ''));
+    const ip = req.ip ?? '';
+    // a limited address hears so before anything about its form
+    auth.assertCanSignUp(ip);
+    res.status(201).json(await auth.register(parse(registerBody, req.body ?? {}), ip));
   });
   r.post('/login', async (req, res) => {
-    res.json(await auth.login(req.body, req.ip ?? ''));
+    res.json(await auth.login(parse(loginBody, req.body ?? {}), req.ip ?? ''));
   });
   r.post('/validate', async (req, res) => {
     const body = req.body as { token?: unknown } | undefined;

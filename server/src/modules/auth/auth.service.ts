@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, badRequest } from '@wa/core/errors';
 import { AttemptLimiter } from '@wa/core/rate-limit';
-import { parse } from '@wa/core/validate';
-import { type AuthResponse, loginBody, registerBody, TERMS_MSG, type ValidateResponse } from '@wa/shared';
+import { type AuthResponse, type loginBody, type registerBody, TERMS_MSG, type ValidateResponse } from '@wa/shared';
+import type { z } from 'zod';
 import { actorFromToken, signToken } from '../../auth/tokens';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import type { UsersRepo } from '../users/users.repo';
@@ -19,6 +19,9 @@ export const LOGIN_FAILS_PER_IP = 50;
 export const LOGIN_SLOWDOWN_STEP_MS = 100;
 export const LOGIN_SLOWDOWN_MAX_MS = 3000;
 export const REGISTRATIONS_PER_IP = 30;
+
+export type RegisterInput = z.output<typeof registerBody>;
+export type LoginInput = z.output<typeof loginBody>;
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -37,10 +40,14 @@ export class AuthService {
     private readonly jwtSecret: string,
   ) {}
 
-  async register(body: unknown, ip: string): Promise<AuthResponse> {
+  /** Refuses an address that has signed up too often (429); the route asks before it reads the form. */
+  assertCanSignUp(ip: string): void {
     const wait = this.registrations.retryAfter(ip);
     if (wait) throw new AppError(429, `Too many sign-ups from this address. Please try again in ${wait} seconds.`);
-    const input = parse(registerBody, body ?? {});
+  }
+
+  async register(input: RegisterInput, ip: string): Promise<AuthResponse> {
+    this.assertCanSignUp(ip);
     if (!input.agreeToTerms) throw badRequest(TERMS_MSG, { agreeToTerms: TERMS_MSG });
     const email = input.email.toLowerCase();
     if (await this.repo.emailTaken(email)) {
@@ -76,8 +83,7 @@ export class AuthService {
     return { token: signToken(this.jwtSecret, user), user, msg: 'Registration successful' };
   }
 
-  async login(body: unknown, ip: string): Promise<AuthResponse> {
-    const input = parse(loginBody, body ?? {});
+  async login(input: LoginInput, ip: string): Promise<AuthResponse> {
     const email = input.email.toLowerCase();
     const key = `${ip}|${email}`;
     const wait = this.loginFails.retryAfter(key);

@@ -1,7 +1,8 @@
-import { parse } from '@wa/core/validate';
-import { idParam, membersQuery, pageQuery, referralQuery } from '@wa/shared';
+import { assertCan } from '@wa/core/policy';
+import { parse, requireData } from '@wa/core/validate';
+import { idParam, membersQuery, pageQuery, referralQuery, updateUserBody } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, requireRoles } from '../../http/auth';
+import { actorOf, allow } from '../../http/auth';
 import type { UsersService } from './users.service';
 
 /** §7 Users: /api/admin/users/… (mounted behind `authenticate`). */
@@ -10,31 +11,36 @@ export function usersRoutes(
   signFor: (user: { id: number; role: string; tokenVersion: number }) => string,
 ): Router {
   const r = Router();
-  const staffOnly = requireRoles('admin', 'dev');
+  const membersList = allow('users.list');
 
-  r.get('/members', staffOnly, async (_req, res) => {
+  r.get('/members', membersList, async (_req, res) => {
     res.json(await users.members());
   });
-  r.get('/members-per-page', staffOnly, async (req, res) => {
+  r.get('/members-per-page', membersList, async (req, res) => {
     const q = parse(membersQuery, req.query);
     res.json(await users.membersPerPage(q.page, q.search, q.status));
   });
-  r.get('/active', staffOnly, async (_req, res) => {
+  r.get('/active', membersList, async (_req, res) => {
     res.json(await users.activeCount());
   });
-  r.get('/referral-per-page', requireRoles('admin', 'dev', 'member'), async (req, res) => {
+  r.get('/referral-per-page', allow('referral.read'), async (req, res) => {
     const { page } = parse(pageQuery, req.query);
     const { userId } = parse(referralQuery, req.query);
     res.json(await users.referralsPerPage(actorOf(req), page, userId));
   });
-  r.get('/blast-fee/:id', async (req, res) => {
+  r.get('/blast-fee/:id', allow('user.read'), async (req, res) => {
     res.json(await users.blastFee(actorOf(req), parse(idParam, req.params.id)));
   });
-  r.get('/:id', async (req, res) => {
+  r.get('/:id', allow('user.read'), async (req, res) => {
     res.json(await users.get(actorOf(req), parse(idParam, req.params.id)));
   });
-  r.put('/:id', async (req, res) => {
-    res.json(await users.update(actorOf(req), parse(idParam, req.params.id), req.body, signFor));
+  r.put('/:id', allow('user.edit'), async (req, res) => {
+    const actor = actorOf(req);
+    const id = parse(idParam, req.params.id);
+    // an empty body and somebody else's profile are refused before the form's own errors, as always
+    requireData(req.body);
+    assertCan(actor, 'user.edit', { userId: id });
+    res.json(await users.update(actor, id, parse(updateUserBody, req.body), signFor));
   });
   return r;
 }

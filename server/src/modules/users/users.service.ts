@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { type Actor, assertSelfOrStaff } from '@wa/core/actor';
+import type { Actor } from '@wa/core/actor';
 import { AppError, badRequest, forbidden, notFound } from '@wa/core/errors';
 import { pageMeta } from '@wa/core/paging';
+import { assertCan, can, canForAnyone } from '@wa/core/policy';
 import { AttemptLimiter } from '@wa/core/rate-limit';
-import { parse } from '@wa/core/validate';
-import { PAGE_SIZE, PRIVILEGED_FIELDS, type UpdateUserBody, type UserDto, updateUserBody } from '@wa/shared';
+import { PAGE_SIZE, PRIVILEGED_FIELDS, type ReferralItem, type UserDto, type updateUserBody } from '@wa/shared';
+import type { z } from 'zod';
 import { hashPassword, verifyPassword } from './passwords';
-import type { UserPatch, UsersRepo } from './users.repo';
+import type { UserPatch } from './users.repo';
 
 export { hashPassword };
 
@@ -17,6 +18,34 @@ export const CREDENTIAL_CHANGES_PER_USER = 5;
 
 export const CURRENT_PASSWORD_REQUIRED = 'Masukkan password saat ini untuk mengubah password atau email.';
 export const CURRENT_PASSWORD_WRONG = 'Password saat ini salah.';
+
+/** PUT /admin/users/{id} as the route hands it over, parsed with the shared schema. */
+export type UpdateUserInput = z.output<typeof updateUserBody>;
+
+/** What the users' rules need of the users table (UsersRepo; an in-memory one in the unit tests). */
+export interface UsersStore {
+  findDto(id: number): Promise<UserDto | null>;
+  referralCodeTaken(code: string): Promise<boolean>;
+  listMembers(): Promise<Pick<UserDto, 'id' | 'firstname' | 'lastname' | 'email'>[]>;
+  membersPage(opts: {
+    search?: string;
+    status?: 'active' | 'inactive';
+    limit: number;
+    offset: number;
+  }): Promise<{ total: number; data: UserDto[] }>;
+  activeMembers(): Promise<number>;
+  referralsPage(opts: {
+    referrerId: number | null;
+    limit: number;
+    offset: number;
+  }): Promise<{ total: number; list: ReferralItem[] }>;
+  passwordHash(id: number): Promise<string | null>;
+  emailTaken(email: string, exceptId?: number): Promise<boolean>;
+  levelExists(id: number): Promise<boolean>;
+  /** the user's token version after the update */
+  update(id: number, patch: UserPatch, endTokens?: boolean): Promise<number>;
+  bumpTokenVersion(id: number): Promise<number>;
+}
 
 /** The result of an edit; `token` replaces the caller's own when the edit ended their older tokens. */
 export interface UpdateUserResult {
@@ -29,7 +58,7 @@ export interface UpdateUserResult {
 export class UsersService {
   private readonly credentialChanges = new AttemptLimiter(CREDENTIAL_CHANGES_PER_USER, 15 * 60_000);
 
-  constructor(private readonly repo: UsersRepo) {}
+  constructor(private readonly repo: UsersStore) {}
 
   /** A fresh, unused 8-character referral code without look-alike characters. */
   async newReferralCode(): Promise<string> {
@@ -41,7 +70,7 @@ export class UsersService {
   }
 
   async get(actor: Actor, id: number): Promise<{ user: UserDto; level: string | null; color: string | null }> {
-    assertSelfOrStaff(actor, id);
+    assertCan(actor, 'user.read', { userId: id });
     const user = await this.repo.findDto(id);
     if (!user) throw notFound('User not found');
     return { user, level: user.level, color: user.color };
@@ -75,10 +104,11 @@ export class UsersService {
    * every referred user.
    */
   async referralsPerPage(actor: Actor, page: number, userId?: number) {
+    assertCan(actor, 'referral.read');
     let referrerId: number | null;
-    if (actor.role === 'admin' || actor.role === 'dev') referrerId = userId ?? null;
+    if (canForAnyone(actor, 'referral.read')) referrerId = userId ?? null;
     else {
-      if (userId !== undefined && userId !== actor.id) throw forbidden();
+      if (userId !== undefined) assertCan(actor, 'referral.read', { userId });
       referrerId = actor.id;
     }
     const { total, list } = await this.repo.referralsPage({
@@ -97,28 +127,24 @@ export class UsersService {
    * - an admin does not change another admin's or a dev's password, e-mail or role;
    * - changing one's own password or e-mail needs the current password.
    * A password, e-mail or role change ends the user's older tokens; when it is the caller's own,
-   * `signFor` gives this browser a fresh one.
+   * `signFor` gives this browser a fresh one. The route has refused an empty body ('No Data').
    */
   async update(
     actor: Actor,
     id: number,
-    body: unknown,
+    input: UpdateUserInput,
     signFor?: (user: { id: number; role: string; tokenVersion: number }) => string,
   ): Promise<UpdateUserResult> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
-      throw badRequest('No Data');
-    }
-    assertSelfOrStaff(actor, id);
-    const input = parse(updateUserBody, body);
+    assertCan(actor, 'user.edit', { userId: id });
     const current = await this.repo.findDto(id);
     if (!current) throw notFound('User not found');
 
-    const staff = actor.role === 'admin' || actor.role === 'dev';
+    const manages = can(actor, 'user.manage');
     const self = actor.id === id;
     const changedPrivileged = PRIVILEGED_FIELDS.filter(
       (f) => input[f] !== undefined && input[f] !== current[f as keyof UserDto],
     );
-    if (changedPrivileged.length && (!staff || self)) {
+    if (changedPrivileged.length && (!manages || self)) {
       throw forbidden(
         self
           ? `You cannot change your own ${changedPrivileged.join(', ')}.`
@@ -129,10 +155,8 @@ export class UsersService {
     const emailChanged = email !== undefined && email !== current.email.toLowerCase();
     const roleChanged = input.role !== undefined && input.role !== current.role;
     const passwordChanged = input.password !== undefined;
-    if (roleChanged && actor.role !== 'dev' && (input.role === 'dev' || current.role === 'dev')) {
-      throw forbidden('Only a dev may grant or remove the dev role.');
-    }
-    if (!self && actor.role === 'admin' && (current.role === 'admin' || current.role === 'dev')) {
+    if (roleChanged && (input.role === 'dev' || current.role === 'dev')) assertCan(actor, 'user.grant-dev');
+    if (!can(actor, 'user.credentials', { userId: id, role: current.role })) {
       const touched = [passwordChanged && 'password', emailChanged && 'email', roleChanged && 'role'].filter(Boolean);
       if (touched.length) {
         throw forbidden(`An admin may not change the ${touched.join(', ')} of another admin or a dev.`);
@@ -169,7 +193,7 @@ export class UsersService {
     if (input.account_name !== undefined) patch.accountName = input.account_name || null;
     if (input.account_bank !== undefined) patch.accountBank = input.account_bank || null;
     if (input.account_number !== undefined) patch.accountNumber = input.account_number || null;
-    if (staff && !self) {
+    if (manages && !self) {
       if (roleChanged) patch.role = input.role;
       if (input.level_id !== undefined) patch.levelId = input.level_id;
       if (input.blast_fee !== undefined && input.blast_fee !== current.blast_fee) patch.blastFee = input.blast_fee;
@@ -206,5 +230,3 @@ export class UsersService {
     this.credentialChanges.hit(key);
   }
 }
-
-export type { UpdateUserBody };

@@ -1,0 +1,244 @@
+import type { Actor } from '@wa/core/actor';
+import { AppError } from '@wa/core/errors';
+import type { Role, UserDto } from '@wa/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hashPassword } from './passwords';
+import type { UserPatch } from './users.repo';
+import {
+  CREDENTIAL_CHANGES_PER_USER,
+  CURRENT_PASSWORD_REQUIRED,
+  CURRENT_PASSWORD_WRONG,
+  type UpdateUserInput,
+  UsersService,
+  type UsersStore,
+} from './users.service';
+
+/** The users table in memory: what UsersRepo answers, without SQL. */
+class MemoryUsers implements UsersStore {
+  readonly rows = new Map<number, UserDto & { passwordHash: string; tokenVersion: number }>();
+  readonly levels = new Set<number>([1]);
+
+  add(id: number, role: Role, extra: Partial<UserDto> = {}, passwordHash = ''): UserDto {
+    const user: UserDto = {
+      id,
+      firstname: `User${id}`,
+      lastname: 'Test',
+      email: `u${id}@example.test`,
+      role,
+      level: null,
+      level_id: null,
+      color: null,
+      blast_fee: 100,
+      blast_interval_min: 5,
+      blast_interval_max: 10,
+      referral_code: `CODE${id}`,
+      referrer_id: null,
+      account_name: null,
+      account_bank: null,
+      account_number: null,
+      createdAt: new Date(0).toISOString(),
+      income: 0,
+      whatsapps: 0,
+      ...extra,
+    };
+    this.rows.set(id, { ...user, passwordHash, tokenVersion: 0 });
+    return user;
+  }
+
+  async findDto(id: number): Promise<UserDto | null> {
+    const row = this.rows.get(id);
+    if (!row) return null;
+    const { passwordHash: _hash, tokenVersion: _version, ...user } = row;
+    return user;
+  }
+  async referralCodeTaken(code: string) {
+    return [...this.rows.values()].some((u) => u.referral_code === code);
+  }
+  async listMembers() {
+    return [...this.rows.values()].filter((u) => u.role === 'member');
+  }
+  async membersPage(opts: { limit: number; offset: number }) {
+    const all = await this.listMembers();
+    return { total: all.length, data: all.slice(opts.offset, opts.offset + opts.limit) };
+  }
+  async activeMembers() {
+    return 0;
+  }
+  async referralsPage(opts: { referrerId: number | null; limit: number; offset: number }) {
+    const list = [...this.rows.values()]
+      .filter((u) => (opts.referrerId === null ? u.referrer_id !== null : u.referrer_id === opts.referrerId))
+      .map((u) => ({
+        id: u.id,
+        firstname: u.firstname,
+        lastname: u.lastname,
+        email: u.email,
+        income: 0,
+        createdAt: u.createdAt,
+      }));
+    return { total: list.length, list: list.slice(opts.offset, opts.offset + opts.limit) };
+  }
+  async passwordHash(id: number) {
+    return this.rows.get(id)?.passwordHash ?? null;
+  }
+  async emailTaken(email: string, exceptId?: number) {
+    return [...this.rows.values()].some((u) => u.email.toLowerCase() === email && u.id !== exceptId);
+  }
+  async levelExists(id: number) {
+    return this.levels.has(id);
+  }
+  async update(id: number, patch: UserPatch, endTokens = false) {
+    const row = this.rows.get(id);
+    if (!row) return 0;
+    if (patch.firstname !== undefined) row.firstname = patch.firstname;
+    if (patch.email !== undefined) row.email = patch.email;
+    if (patch.passwordHash !== undefined) row.passwordHash = patch.passwordHash;
+    if (patch.role !== undefined) row.role = patch.role as Role;
+    if (patch.levelId !== undefined) row.level_id = patch.levelId;
+    if (patch.blastFee !== undefined && patch.blastFee !== null) row.blast_fee = patch.blastFee;
+    if (endTokens) row.tokenVersion += 1;
+    return row.tokenVersion;
+  }
+  async bumpTokenVersion(id: number) {
+    const row = this.rows.get(id);
+    if (row) row.tokenVersion += 1;
+    return row?.tokenVersion ?? 0;
+  }
+}
+
+const as = (id: number, role: Role): Actor => ({ id, role });
+
+async function refused(work: Promise<unknown>): Promise<{ status: number; msg: string }> {
+  try {
+    await work;
+  } catch (err) {
+    if (err instanceof AppError) return { status: err.status, msg: err.message };
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+let store: MemoryUsers;
+let users: UsersService;
+const MEMBER = 1;
+const OTHER_MEMBER = 2;
+const STAFF = 3;
+const ADMIN = 4;
+const OTHER_ADMIN = 5;
+const DEV = 6;
+
+beforeEach(() => {
+  store = new MemoryUsers();
+  store.add(MEMBER, 'member');
+  store.add(OTHER_MEMBER, 'member', { referrer_id: MEMBER });
+  store.add(STAFF, 'staff');
+  store.add(ADMIN, 'admin');
+  store.add(OTHER_ADMIN, 'admin');
+  store.add(DEV, 'dev');
+  users = new UsersService(store);
+});
+
+describe('reading users', () => {
+  it('everybody reads their own profile; admin and dev anyone’s; a missing one is a 404', async () => {
+    expect((await users.get(as(MEMBER, 'member'), MEMBER)).user.id).toBe(MEMBER);
+    expect(await refused(users.get(as(MEMBER, 'member'), OTHER_MEMBER))).toEqual({
+      status: 403,
+      msg: 'You are not allowed to do this.',
+    });
+    expect((await refused(users.blastFee(as(STAFF, 'staff'), MEMBER))).status).toBe(403);
+    expect((await users.blastFee(as(ADMIN, 'admin'), MEMBER)).blast_fee).toBe(100);
+    expect((await refused(users.get(as(DEV, 'dev'), 99))).status).toBe(404);
+  });
+
+  it('referrals: a member their own whatever they ask; admin and dev anyone’s or all; staff none', async () => {
+    expect((await users.referralsPerPage(as(MEMBER, 'member'), 1)).list.map((r) => r.id)).toEqual([OTHER_MEMBER]);
+    expect((await refused(users.referralsPerPage(as(OTHER_MEMBER, 'member'), 1, MEMBER))).status).toBe(403);
+    expect((await users.referralsPerPage(as(ADMIN, 'admin'), 1)).total).toBe(1);
+    expect((await users.referralsPerPage(as(DEV, 'dev'), 1, OTHER_MEMBER)).total).toBe(0);
+    expect((await refused(users.referralsPerPage(as(STAFF, 'staff'), 1))).status).toBe(403);
+  });
+});
+
+describe('editing users', () => {
+  const edit = (actor: Actor, id: number, input: UpdateUserInput) => users.update(actor, id, input);
+
+  it('nobody edits another user’s profile but admin and dev', async () => {
+    expect(await refused(edit(as(MEMBER, 'member'), OTHER_MEMBER, { firstname: 'X' }))).toEqual({
+      status: 403,
+      msg: 'You are not allowed to do this.',
+    });
+    expect((await refused(edit(as(STAFF, 'staff'), MEMBER, { firstname: 'X' }))).status).toBe(403);
+    expect((await edit(as(ADMIN, 'admin'), MEMBER, { firstname: 'Dewi' })).user.firstname).toBe('Dewi');
+  });
+
+  it('role, level, fee and intervals: admin and dev on others, nobody on themselves', async () => {
+    expect(await refused(edit(as(MEMBER, 'member'), MEMBER, { blast_fee: 1 }))).toEqual({
+      status: 403,
+      msg: 'You cannot change your own blast_fee.',
+    });
+    expect((await refused(edit(as(ADMIN, 'admin'), ADMIN, { role: 'member' }))).msg).toBe(
+      'You cannot change your own role.',
+    );
+    const fee = await edit(as(ADMIN, 'admin'), MEMBER, { blast_fee: 250 });
+    expect(fee.user.blast_fee).toBe(250);
+    // the same value is no change, so a member may send back what the form showed
+    expect((await edit(as(MEMBER, 'member'), MEMBER, { firstname: 'Ani', blast_fee: 250 })).user.firstname).toBe('Ani');
+  });
+
+  it('only a dev grants or removes the dev role', async () => {
+    expect(await refused(edit(as(ADMIN, 'admin'), MEMBER, { role: 'dev' }))).toEqual({
+      status: 403,
+      msg: 'Only a dev may grant or remove the dev role.',
+    });
+    expect((await edit(as(DEV, 'dev'), MEMBER, { role: 'dev' })).user.role).toBe('dev');
+    expect((await refused(edit(as(ADMIN, 'admin'), MEMBER, { role: 'member' }))).status).toBe(403);
+    expect((await edit(as(ADMIN, 'admin'), STAFF, { role: 'admin' })).user.role).toBe('admin');
+  });
+
+  it('an admin does not change another admin’s or a dev’s password, e-mail or role; a dev does', async () => {
+    expect(
+      await refused(edit(as(ADMIN, 'admin'), OTHER_ADMIN, { password: 'a-new-secret', email: 'x@y.test' })),
+    ).toEqual({ status: 403, msg: 'An admin may not change the password, email of another admin or a dev.' });
+    expect((await refused(edit(as(ADMIN, 'admin'), DEV, { role: 'member' }))).status).toBe(403);
+    expect((await edit(as(ADMIN, 'admin'), OTHER_ADMIN, { firstname: 'Renamed' })).user.firstname).toBe('Renamed');
+    expect((await edit(as(DEV, 'dev'), OTHER_ADMIN, { password: 'reset-by-dev' })).msg).toBe('User updated');
+  });
+
+  it('one’s own password or e-mail needs the current password, and the answer carries a fresh token', async () => {
+    const row = store.rows.get(MEMBER);
+    if (row) row.passwordHash = await hashPassword('old-secret');
+    const sign = (u: { id: number; tokenVersion: number }) => `token-${u.id}-${u.tokenVersion}`;
+    const member = as(MEMBER, 'member');
+    expect(await refused(users.update(member, MEMBER, { password: 'new-secret' }, sign))).toEqual({
+      status: 400,
+      msg: CURRENT_PASSWORD_REQUIRED,
+    });
+    expect(
+      (await refused(users.update(member, MEMBER, { password: 'new-secret', current_password: 'nope' }, sign))).msg,
+    ).toBe(CURRENT_PASSWORD_WRONG);
+    const ok = await users.update(member, MEMBER, { password: 'new-secret', current_password: 'old-secret' }, sign);
+    expect(ok.token).toBe(`token-${MEMBER}-1`);
+    // a name change ends no token, so it brings none
+    expect((await users.update(member, MEMBER, { firstname: 'Same' }, sign)).token).toBeUndefined();
+  });
+
+  it('counts password and e-mail changes per user: past the budget a 429', async () => {
+    const admin = as(ADMIN, 'admin');
+    for (let i = 0; i < CREDENTIAL_CHANGES_PER_USER; i++) {
+      await edit(admin, MEMBER, { email: `m${i}@example.test` });
+    }
+    expect((await refused(edit(admin, MEMBER, { email: 'late@example.test' }))).status).toBe(429);
+  });
+
+  it('checks the interval order against the stored values, a taken e-mail and the level', async () => {
+    expect(await refused(edit(as(ADMIN, 'admin'), MEMBER, { blast_interval_min: 11 }))).toEqual({
+      status: 400,
+      msg: 'Interval minimal harus lebih kecil dari interval maksimal',
+    });
+    expect(await refused(edit(as(ADMIN, 'admin'), MEMBER, { email: `u${OTHER_MEMBER}@example.test` }))).toEqual({
+      status: 409,
+      msg: 'Email is already registered.',
+    });
+    expect((await refused(edit(as(ADMIN, 'admin'), MEMBER, { level_id: 7 }))).msg).toBe('Level not found.');
+    expect((await edit(as(ADMIN, 'admin'), MEMBER, { level_id: 1 })).user.level_id).toBe(1);
+  });
+});
