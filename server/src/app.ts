@@ -13,6 +13,7 @@ import { authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
+import { BonusRepo } from './modules/bonus/bonus.repo';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
 import { BonusService } from './modules/bonus/bonus.service';
 import { LevelsRepo } from './modules/levels/levels.repo';
@@ -35,11 +36,13 @@ import { templatesRoutes } from './modules/templates/templates.routes';
 import { TemplatesService } from './modules/templates/templates.service';
 import { toolsRoutes } from './modules/tools/tools.routes';
 import { ToolsService } from './modules/tools/tools.service';
+import { transaction } from './modules/transaction';
 import { UsersRepo } from './modules/users/users.repo';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service';
+import { WithdrawRepo } from './modules/withdraw/withdraw.repo';
 import { withdrawRoutes } from './modules/withdraw/withdraw.routes';
 import { WithdrawService } from './modules/withdraw/withdraw.service';
 
@@ -123,8 +126,18 @@ export function createApp(deps: AppDeps): Express {
   const timezone = deps.timezone ?? DEFAULT_TIMEZONE;
   const messageLogs = new MessageLogService(new MessageLogRepo(deps.db), usersRepo, timezone);
   api.use('/admin/messagelog', requireAuth, messageLogRoutes(messageLogs));
-  api.use('/admin/withdraw', requireAuth, withdrawRoutes(new WithdrawService(deps.db)));
-  api.use('/admin/bonus', requireAuth, bonusRoutes(new BonusService(deps.db)));
+  const withdrawals = new WithdrawService(
+    new WithdrawRepo(deps.db),
+    usersRepo,
+    transaction(deps.db, (tx) => new WithdrawRepo(tx)),
+  );
+  api.use('/admin/withdraw', requireAuth, withdrawRoutes(withdrawals));
+  const bonuses = new BonusService(
+    new BonusRepo(deps.db),
+    usersRepo,
+    transaction(deps.db, (tx) => ({ bonuses: new BonusRepo(tx), withdrawals: new WithdrawRepo(tx) })),
+  );
+  api.use('/admin/bonus', requireAuth, bonusRoutes(bonuses));
   const mediaDir = path.join(deps.dataDir, 'uploads/templates');
   api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
   const bus = deps.bus ?? new InProcessBus();

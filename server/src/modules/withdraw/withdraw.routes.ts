@@ -1,7 +1,7 @@
 import { parse } from '@wa/core/validate';
-import { counterUserParam, idParam, withdrawListQuery } from '@wa/shared';
+import { counterUserParam, idParam, withdrawListQuery, withdrawRequestBody, withdrawUpdateBody } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, requireRoles } from '../../http/auth';
+import { actorOf, allow } from '../../http/auth';
 import type { WithdrawService } from './withdraw.service';
 
 /**
@@ -10,9 +10,8 @@ import type { WithdrawService } from './withdraw.service';
  */
 export function withdrawRoutes(withdraw: WithdrawService): Router {
   const r = Router();
-  const counters = requireRoles('member', 'admin', 'dev');
-  const everyone = requireRoles('member', 'admin', 'dev', 'staff');
-  const handlers = requireRoles('admin', 'dev', 'staff');
+  const counters = allow('counters.read');
+  const read = allow('withdraw.read');
 
   r.get('/balance/:userId', counters, async (req, res) => {
     res.json(await withdraw.balance(actorOf(req), parse(counterUserParam, req.params.userId)));
@@ -26,21 +25,21 @@ export function withdrawRoutes(withdraw: WithdrawService): Router {
   r.get('/total-accepted/:userId', counters, async (req, res) => {
     res.json(await withdraw.total(actorOf(req), parse(counterUserParam, req.params.userId), 'accepted'));
   });
-  r.post('/request', requireRoles('member', 'dev'), async (req, res) => {
-    res.status(201).json(await withdraw.request(actorOf(req), req.body));
+  r.post('/request', allow('withdraw.request'), async (req, res) => {
+    res.status(201).json(await withdraw.request(actorOf(req), parse(withdrawRequestBody, req.body ?? {})));
   });
-  r.get('/history/:userId', everyone, async (req, res) => {
+  r.get('/history/:userId', read, async (req, res) => {
     res.json(await withdraw.history(actorOf(req), parse(idParam, req.params.userId)));
   });
-  r.get('/histories', handlers, async (req, res) => {
+  r.get('/histories', allow('withdraw.handle'), async (req, res) => {
     res.json(await withdraw.histories(actorOf(req)));
   });
-  r.get('/histories-per-page', everyone, async (req, res) => {
+  r.get('/histories-per-page', read, async (req, res) => {
     const q = parse(withdrawListQuery, req.query);
     res.json(await withdraw.historiesPerPage(actorOf(req), q.page, q.user_id));
   });
-  r.put('/update', requireRoles('admin'), async (req, res) => {
-    res.json(await withdraw.update(actorOf(req), req.body));
+  r.put('/update', allow('withdraw.decide'), async (req, res) => {
+    res.json(await withdraw.update(actorOf(req), parse(withdrawUpdateBody, req.body ?? {})));
   });
   return r;
 }

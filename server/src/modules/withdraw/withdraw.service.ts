@@ -1,9 +1,8 @@
 import type { Actor } from '@wa/core/actor';
-import { type CounterScope, counterScope } from '@wa/core/counter-scope';
-import type { Db } from '@wa/core/db/client';
-import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
+import { type CounterScope, counterScope, type UserRoles } from '@wa/core/counter-scope';
+import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { pageMeta, pageWindow } from '@wa/core/paging';
-import { parse } from '@wa/core/validate';
+import { assertCan, can, canForAnyone } from '@wa/core/policy';
 import {
   type BalanceResponse,
   type CounterUser,
@@ -17,11 +16,36 @@ import {
   type WithdrawDto,
   type WithdrawStatus,
   type WithdrawTotalResponse,
-  withdrawRequestBody,
-  withdrawUpdateBody,
+  type withdrawRequestBody,
+  type withdrawUpdateBody,
 } from '@wa/shared';
-import { UsersRepo } from '../users/users.repo';
-import { WithdrawRepo } from './withdraw.repo';
+import type { z } from 'zod';
+import type { Transaction } from '../transaction';
+import type { LockedUser } from './withdraw.repo';
+
+export type WithdrawRequestInput = z.output<typeof withdrawRequestBody>;
+export type WithdrawUpdateInput = z.output<typeof withdrawUpdateBody>;
+
+/** What the withdrawal rules need of the tables (WithdrawRepo; an in-memory one in the unit tests). */
+export interface WithdrawStore {
+  balance(scope: CounterScope): Promise<number>;
+  income(scope: CounterScope): Promise<number>;
+  totalByStatus(scope: CounterScope, status: WithdrawStatus): Promise<number>;
+  list(userId: number | null): Promise<WithdrawDto[]>;
+  page(opts: { userId: number | null; limit: number; offset: number }): Promise<{ total: number; data: WithdrawDto[] }>;
+  find(id: number): Promise<WithdrawDto | null>;
+  ownerOf(id: number): Promise<number | null>;
+  /** locks the user's row until the transaction ends (see WithdrawRepo.lockUser) */
+  lockUser(userId: number): Promise<LockedUser | null>;
+  insert(v: {
+    userId: number;
+    nominal: number;
+    accountName: string;
+    accountBank: string;
+    accountNumber: string;
+  }): Promise<number>;
+  transition(id: number, from: readonly WithdrawStatus[], to: WithdrawStatus, by: number): Promise<boolean>;
+}
 
 /** The answer with code 1 (§8): the UI's 'Gagal' dialog sends the user to complete the profile. */
 export const NO_BANK_MSG =
@@ -29,15 +53,12 @@ export const NO_BANK_MSG =
 
 const notEnough = (balance: number) => `Saldo tidak mencukupi. Saldo Anda saat ini ${formatRupiah(balance)}.`;
 
-/** Roles that handle withdrawal requests (§2 /withdraw/requested). */
-const HANDLERS = ['admin', 'dev', 'staff'];
-
 /**
  * §2: the transfer details (account_*) are for the admin who transfers and for the request's own
  * member; dev and staff handle requests without seeing where the money goes.
  */
 function forViewer(actor: Actor, w: WithdrawDto): WithdrawDto {
-  if (actor.role === 'admin' || w.userId === actor.id) return w;
+  if (can(actor, 'withdraw.bank-details', { userId: w.userId })) return w;
   const { account_bank: _bank, account_number: _number, account_name: _name, ...names } = w.User;
   return { ...w, User: names };
 }
@@ -51,13 +72,12 @@ const FROM: Record<WithdrawStatus, readonly WithdrawStatus[]> = {
 
 /** The rules of withdrawals (§2 Withdraw, §3 Withdraw, §4 Withdraw status, §5 Withdraw, §7 Withdraw). */
 export class WithdrawService {
-  private readonly repo: WithdrawRepo;
-  private readonly users: UsersRepo;
-
-  constructor(private readonly db: Db) {
-    this.repo = new WithdrawRepo(db);
-    this.users = new UsersRepo(db);
-  }
+  /** `transaction` binds a WithdrawStore to one database transaction (the user-row lock lives as long). */
+  constructor(
+    private readonly repo: WithdrawStore,
+    private readonly users: UserRoles,
+    private readonly transaction: Transaction<WithdrawStore>,
+  ) {}
 
   private scope(actor: Actor, userId: CounterUser): Promise<CounterScope> {
     return counterScope(actor, userId, this.users);
@@ -83,12 +103,9 @@ export class WithdrawService {
    * the check and the insert, so two requests at once cannot both spend the same rupiah; the bank
    * details read under that lock are kept on the request.
    */
-  async request(actor: Actor, body: unknown): Promise<{ withdraw: WithdrawDto; msg: string }> {
-    if (actor.role !== 'member' && actor.role !== 'dev') throw forbidden();
-    const input = parse(withdrawRequestBody, body ?? {});
-    if (input.userId !== actor.id) throw forbidden('You can only request a withdrawal for yourself.');
-    const id = await this.db.transaction(async (tx) => {
-      const repo = new WithdrawRepo(tx as unknown as Db);
+  async request(actor: Actor, input: WithdrawRequestInput): Promise<{ withdraw: WithdrawDto; msg: string }> {
+    assertCan(actor, 'withdraw.request', { userId: input.userId });
+    const id = await this.transaction(async (repo) => {
       const user = await repo.lockUser(input.userId);
       if (!user) throw notFound('User not found');
       const accountName = user.account_name?.trim();
@@ -111,13 +128,11 @@ export class WithdrawService {
    * accepted or rejected one to requested (Batalkan). Reinstating a rejected one holds its money
    * again, so it needs the balance, checked under the same lock as a new request.
    */
-  async update(actor: Actor, body: unknown): Promise<{ withdraw: WithdrawDto; msg: string }> {
-    if (actor.role !== 'admin') throw forbidden();
-    const input = parse(withdrawUpdateBody, body ?? {});
+  async update(actor: Actor, input: WithdrawUpdateInput): Promise<{ withdraw: WithdrawDto; msg: string }> {
+    assertCan(actor, 'withdraw.decide');
     const owner = await this.repo.ownerOf(input.id);
     if (owner === null) throw notFound('Withdrawal not found');
-    await this.db.transaction(async (tx) => {
-      const repo = new WithdrawRepo(tx as unknown as Db);
+    await this.transaction(async (repo) => {
       await repo.lockUser(owner);
       const current = await repo.find(input.id);
       if (!current) throw notFound('Withdrawal not found');
@@ -145,25 +160,21 @@ export class WithdrawService {
 
   /** history/{userId}: a member their own; admin, dev and staff anyone's (the details as `forViewer` allows). */
   async history(actor: Actor, userId: number): Promise<{ list: WithdrawDto[] }> {
-    if (actor.role === 'member') {
-      if (userId !== actor.id) throw forbidden();
-    } else if (!HANDLERS.includes(actor.role)) throw forbidden();
-    else if (userId !== actor.id && (await this.users.roleOf(userId)) === null) throw notFound('User not found');
+    assertCan(actor, 'withdraw.read', { userId });
+    if (userId !== actor.id && (await this.users.roleOf(userId)) === null) throw notFound('User not found');
     return { list: (await this.repo.list(userId)).map((w) => forViewer(actor, w)) };
   }
 
   /** histories: every withdrawal (admin, dev and staff). */
   async histories(actor: Actor): Promise<{ list: WithdrawDto[] }> {
-    if (!HANDLERS.includes(actor.role)) throw forbidden();
+    assertCan(actor, 'withdraw.handle');
     return { list: (await this.repo.list(null)).map((w) => forViewer(actor, w)) };
   }
 
   /** histories-per-page: a member only their own, whatever user_id says; the handlers all or one user's. */
   async historiesPerPage(actor: Actor, page: number, userId?: number): Promise<Paged<WithdrawDto>> {
-    let owner: number | null;
-    if (actor.role === 'member') owner = actor.id;
-    else if (HANDLERS.includes(actor.role)) owner = userId ?? null;
-    else throw forbidden();
+    assertCan(actor, 'withdraw.read');
+    const owner = canForAnyone(actor, 'withdraw.read') ? (userId ?? null) : actor.id;
     const { limit, offset } = pageWindow(page);
     const { total, data } = await this.repo.page({ userId: owner, limit, offset });
     return { data: data.map((w) => forViewer(actor, w)), meta: pageMeta(page, total, PAGE_SIZE) };
