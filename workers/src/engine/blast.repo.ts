@@ -1,3 +1,5 @@
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
 import { type Db, rows } from '@wa/core/db/client';
 import { sql } from 'drizzle-orm';
 
@@ -62,7 +64,7 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
   }>(
     db,
     sql`select w.user_id, w.status, w.state, w.suspended,
-               coalesce(u.blast_fee, l.blast_fee, s.price, 0) as fee,
+               ${EFFECTIVE_FEE} as fee,
                u.referrer_id, coalesce(s.referral_percent, 0) as referral_percent,
                coalesce(u.blast_interval_min, s.interval_min, 1) as imin,
                coalesce(u.blast_interval_max, s.interval_max, 2) as imax,
@@ -177,20 +179,13 @@ export async function recordOutcome(
           where id = ${o.target.id}
           returning id, count_success, count_fail, last_sent, in_use`,
     );
-    const [account] = await rows<AccountCounts>(
-      t,
-      sql`update whatsapp_accounts
-          set count_success = count_success + ${s}, count_fail = count_fail + ${f}, income = income + ${fee},
-              updated_at = now()
-          where id = ${o.accountId}
-          returning count_success, count_fail, income`,
-    );
+    const account = await new AccountsRepo(t).countSend(o.accountId, { success: o.success, fee });
     await t.execute(sql`update message_templates set count_use = count_use + 1 where id = ${o.templateId}`);
     if (o.success) await promote(t, o.userId);
     if (!receiver || !account) return null;
     return {
       receiver: { ...receiver, last_sent: receiver.last_sent ? new Date(receiver.last_sent).toISOString() : null },
-      account: { ...account, income: Number(account.income) },
+      account,
     };
   });
 }
@@ -250,14 +245,4 @@ export async function settleAbandoned(db: Db, accountId: number): Promise<number
         select phone_number_id from l`,
   );
   return settled.length;
-}
-
-/** Ends a blast: the account is idle again (only if it was still sending). */
-export async function endBlast(db: Db, accountId: number): Promise<boolean> {
-  const r = await rows<{ id: number }>(
-    db,
-    sql`update whatsapp_accounts set status = 'idle', updated_at = now()
-        where id = ${accountId} and status = 'sending' returning id`,
-  );
-  return r.length > 0;
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
 import { BLAST_TEXTS, type LiveEvent, type LiveEventMap, renderPlaceholders } from '@wa/shared';
@@ -8,7 +9,6 @@ import {
   blastPlan,
   type ClaimedTarget,
   claimTarget,
-  endBlast,
   nextTemplate,
   recordOutcome,
   releaseTarget,
@@ -144,7 +144,8 @@ export class BlastRunner extends LoopRunner {
 
   private async finish(event: 'finished' | 'error_blast', message: string): Promise<void> {
     const { deviceId, accountId } = this.account;
-    if (!(await endBlast(this.deps.db, accountId))) return;
+    // only the call that ends it tells the browsers (the API's stop may have ended it already)
+    if (!(await new AccountsRepo(this.deps.db).stopSending(accountId))) return;
     const state = await this.account.session.getState().catch((): DriverState => 'unknown');
     await this.deps.emit(event, { deviceId, state, status: 'idle', message });
   }

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { type Db, rows } from '@wa/core/db/client';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
@@ -114,6 +115,7 @@ export function parseProxy(value: string | null | undefined): ProxyConfig | null
 export class SessionHost {
   readonly workerId: string;
   private readonly live = new Map<string, Live>();
+  private readonly accounts: AccountsRepo;
   private readonly leaseMs: number;
   private readonly sweepMs: number;
   private readonly pendingTtlMs: number;
@@ -134,6 +136,7 @@ export class SessionHost {
     this.maxPendingLogins = o.maxPendingLogins ?? 20;
     this.claimBatch = o.claimBatch ?? 100;
     this.takeOver = o.exclusive ?? false;
+    this.accounts = new AccountsRepo(o.db);
   }
 
   get size(): number {
@@ -186,11 +189,7 @@ export class SessionHost {
     const ids = [...this.live.keys()];
     await Promise.all(ids.map((id) => this.drop(id, { keepStored: true, release: false })));
     await this.o.db.execute(sql`delete from whatsapp_workers where worker_id = ${this.workerId}`).catch(() => {});
-    if (ids.length) {
-      await this.o.db.execute(sql`
-        update whatsapp_accounts set worker_id = null, lease_until = null
-        where worker_id = ${this.workerId}`);
-    }
+    if (ids.length) await this.accounts.releaseLeases(this.workerId);
   }
 
   /**
@@ -328,11 +327,7 @@ export class SessionHost {
     await entry.unsubscribe().catch(() => {});
     await entry.session.destroy().catch(() => {});
     if (!opts.keepStored) await this.o.store.delete(deviceId).catch(() => {});
-    if (opts.release && entry.accountId !== null) {
-      await this.o.db.execute(sql`
-        update whatsapp_accounts set worker_id = null, lease_until = null
-        where id = ${entry.accountId} and worker_id = ${this.workerId}`);
-    }
+    if (opts.release && entry.accountId !== null) await this.accounts.releaseLease(entry.accountId, this.workerId);
   }
 
   private async emit<E extends LiveEvent>(entry: Live, event: E, payload: LiveEventMap[E], admins = true) {
@@ -343,16 +338,9 @@ export class SessionHost {
   private async setState(entry: Live, state: DriverState | 'reconnecting...') {
     entry.state = state;
     if (entry.accountId === null) return;
-    // a rebuild in place keeps a blast's 'sending': it goes on once the session is back
-    const idle = state !== 'connected' && state !== 'reconnecting...';
-    // a suspended account stays suspended, whatever the session says, until it is activated
-    await this.o.db.execute(sql`
-      update whatsapp_accounts
-      set state = case when suspended and ${state} = 'connected' then 'suspended' else ${state} end,
-          updated_at = now(),
-          status = case when ${idle} then 'idle' else status end
-      where id = ${entry.accountId}`);
-    if (idle) await stopSends(this.o.db, entry.accountId);
+    await this.accounts.applySessionState(entry.accountId, state);
+    // one-off sends end with the connection, as a blast does (a rebuild in place keeps both)
+    if (state !== 'connected' && state !== 'reconnecting...') await stopSends(this.o.db, entry.accountId);
   }
 
   private async onDriverEvent(entry: Live, event: DriverEvent): Promise<void> {
@@ -387,11 +375,7 @@ export class SessionHost {
       case 'ready': {
         entry.info = event.info;
         if (entry.accountId !== null) {
-          await this.o.db.execute(sql`
-            update whatsapp_accounts
-            set phonenumber = ${event.info.phonenumber}, pushname = ${event.info.pushname},
-                server = ${event.info.server}, serialized = ${event.info.serialized}, updated_at = now()
-            where id = ${entry.accountId}`);
+          await this.accounts.recordClientInfo(entry.accountId, event.info);
         } else {
           await this.touch(entry);
           // §4 Account creation flow: the browser saves the account when it hears this
@@ -409,16 +393,8 @@ export class SessionHost {
             ...[...entry.tools.values()].map((t) => t.stop(0)),
           ]);
         if (event.state === 'suspended' && entry.accountId !== null) {
-          const [row] = await rows<{ suspended_count: number }>(
-            this.o.db,
-            sql`update whatsapp_accounts set suspended = true, suspended_count = suspended_count + 1
-                where id = ${entry.accountId} returning suspended_count`,
-          );
-          await this.emit(entry, 'suspended', {
-            deviceId,
-            suspended_count: row?.suspended_count ?? 0,
-            state: 'suspended',
-          });
+          const count = await this.accounts.suspend(entry.accountId);
+          await this.emit(entry, 'suspended', { deviceId, suspended_count: count, state: 'suspended' });
           return;
         }
         await this.emit(entry, 'connection.update', { deviceId, state: event.state });
@@ -481,11 +457,7 @@ export class SessionHost {
         entry.accountId = accountId;
         const state = await entry.session.getState().catch(() => entry.state);
         entry.state = state;
-        await this.o.db.execute(sql`
-          update whatsapp_accounts
-          set worker_id = ${this.workerId}, lease_until = now() + ${this.leaseMs} * interval '1 millisecond',
-              state = ${state}, updated_at = now()
-          where id = ${accountId}`);
+        await this.accounts.adopt(accountId, this.workerId, this.leaseMs, state);
         return reply({ ok: true, data: { state, workerId: this.workerId } });
       }
       case 'send': {
@@ -614,10 +586,7 @@ export class SessionHost {
    */
   private async resumeLoops(entry: Live): Promise<void> {
     if (entry.accountId === null) return;
-    const [row] = await rows<{ status: string; suspended: boolean }>(
-      this.o.db,
-      sql`select status, suspended from whatsapp_accounts where id = ${entry.accountId}`,
-    );
+    const row = await this.accounts.runSwitches(entry.accountId);
     if (this.live.get(entry.deviceId) !== entry) return;
     if (row?.status === 'sending' && !row.suspended && !entry.blast?.active) {
       this.o.log.info({ deviceId: entry.deviceId }, 'resuming blast');
@@ -638,12 +607,8 @@ export class SessionHost {
     }
   }
 
-  private async proxyOf(accountId: number): Promise<string | null> {
-    const [row] = await rows<{ value: string | null }>(
-      this.o.db,
-      sql`select p.value from whatsapp_accounts w left join proxies p on p.id = w.proxy_id where w.id = ${accountId}`,
-    );
-    return row?.value ?? null;
+  private proxyOf(accountId: number): Promise<string | null> {
+    return this.accounts.proxyOf(accountId);
   }
 
   // ---- leases -------------------------------------------------------------------------------
@@ -655,13 +620,7 @@ export class SessionHost {
     const held = [...this.live.values()].filter((l) => l.accountId !== null);
     if (held.length) {
       const ids = held.map((l) => l.accountId as number);
-      const kept = await rows<{ id: number }>(
-        this.o.db,
-        sql`update whatsapp_accounts set lease_until = now() + ${this.leaseMs} * interval '1 millisecond'
-            where id = any(${sql.param(ids)}::int[]) and (worker_id = ${this.workerId} or worker_id is null)
-            returning id`,
-      );
-      const keep = new Set(kept.map((k) => k.id));
+      const keep = await this.accounts.renewLeases(ids, this.workerId, this.leaseMs);
       for (const l of held) {
         if (!keep.has(l.accountId as number)) {
           this.o.log.warn({ deviceId: l.deviceId }, 'lease lost to another worker; dropping the session here');
@@ -674,11 +633,8 @@ export class SessionHost {
     for (const l of [...this.live.values()]) {
       if (l.accountId !== null || now <= l.deadline) continue;
       // saved a moment ago: the API's adopt is on its way
-      const [saved] = await rows<{ id: number }>(
-        this.o.db,
-        sql`select id from whatsapp_accounts where clientid = ${l.deviceId}`,
-      );
-      if (!saved) await this.drop(l.deviceId, { keepStored: false, release: false });
+      if (!(await this.accounts.isSaved(l.deviceId)))
+        await this.drop(l.deviceId, { keepStored: false, release: false });
     }
     // what hosts that died left behind counts for nobody; these rows only tidy up
     await this.o.db.execute(sql`delete from whatsapp_logins where expires_at < now()`);
@@ -702,24 +658,12 @@ export class SessionHost {
 
   private async sweepOnce(): Promise<number> {
     {
-      const claimed = await rows<{ id: number; clientid: string; user_id: number; proxy: string | null }>(
-        this.o.db,
-        sql`with c as (
-              select w.id from whatsapp_accounts w
-              where (w.lease_until is null or w.lease_until < now() or (${this.takeOver} and w.worker_id is distinct from ${this.workerId}))
-                and exists (select 1 from whatsapp_sessions s where s.session_id = w.clientid)
-              order by w.id
-              limit ${this.claimBatch}
-              for update of w skip locked
-            )
-            update whatsapp_accounts w
-            set worker_id = ${this.workerId}, lease_until = now() + ${this.leaseMs} * interval '1 millisecond',
-                state = case when w.suspended then w.state else 'reconnecting...' end
-            from c
-            where w.id = c.id
-            returning w.id, w.clientid, w.user_id,
-              (select p.value from proxies p where p.id = w.proxy_id) as proxy`,
-      );
+      const claimed = await this.accounts.claimExpired({
+        workerId: this.workerId,
+        leaseMs: this.leaseMs,
+        takeOver: this.takeOver,
+        limit: this.claimBatch,
+      });
       for (const c of claimed) {
         if (this.stopped) break;
         if (this.live.has(c.clientid)) {

@@ -1,5 +1,5 @@
 import { type Db, rows } from '@wa/core/db/client';
-import { TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
+import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
 import {
   type GeneratorDto,
   type ToolResultRow,
@@ -109,13 +109,22 @@ export class ToolsRepo {
     return r.id;
   }
 
-  /** Updates the row (only when `where` holds, if given); whether a row was updated. */
-  async update(id: number, set: SQL, where: SQL = sql`true`): Promise<boolean> {
+  /**
+   * A run starts: the switch the holder's loop reads flips to running (generating or validating),
+   * only from idle, so of two starts one wins; whether it flipped.
+   */
+  async startRun(id: number): Promise<boolean> {
     const r = await rows<{ id: number }>(
       this.db,
-      sql`update ${this.t.table} set ${set}, updated_at = now() where id = ${id} and ${where} returning id`,
+      sql`update ${this.t.table} set status = ${RUNNING[this.kind]}, state = null, updated_at = now()
+          where id = ${id} and status = 'idle' returning id`,
     );
     return r.length > 0;
+  }
+
+  /** A run stops (or its start is undone): the switch goes back to idle; the loop ends after the number in flight. */
+  async stopRun(id: number): Promise<void> {
+    await this.db.execute(sql`update ${this.t.table} set status = 'idle', updated_at = now() where id = ${id}`);
   }
 
   /** Starts over: counts, progress and results go (an edit changes what the tool checks). */

@@ -3,7 +3,7 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Actor } from '@wa/core/actor';
 import type { Db } from '@wa/core/db/client';
-import { RUNNING, type ToolKind } from '@wa/core/db/tool-tables';
+import type { ToolKind } from '@wa/core/db/tool-tables';
 import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
 import { readRecords } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
@@ -222,8 +222,7 @@ export class ToolsService {
     if (!acc) throw badRequest('WhatsApp account not found.');
     const name = acc.phonenumber ?? acc.clientid;
     if (acc.state !== 'connected') throw conflict(`${name} is ${acc.state ?? 'unknown'}`);
-    const running = RUNNING[this.kind];
-    if (!(await this.repo.update(id, sql`status = ${running}, state = null`, sql`status = 'idle'`))) {
+    if (!(await this.repo.startRun(id))) {
       throw conflict(`${LABEL[this.kind]} is already running.`);
     }
     try {
@@ -236,7 +235,7 @@ export class ToolsService {
       );
       if (!r.ok) throw new AppError(r.status ?? 409, r.error);
     } catch (err) {
-      await this.repo.update(id, sql`status = 'idle'`);
+      await this.repo.stopRun(id);
       if (err instanceof NoHolderError) throw conflict(`${name} is disconnected`);
       throw err;
     }
@@ -247,7 +246,7 @@ export class ToolsService {
   async stop(actor: Actor, body: unknown): Promise<{ data: ToolDto; msg: string }> {
     const { id } = parse(toolIdBody, body ?? {});
     const tool = await this.get(actor, id);
-    await this.repo.update(id, sql`status = 'idle'`);
+    await this.repo.stopRun(id);
     const acc = tool.whatsapp_id === null ? null : await this.accounts.byId(tool.whatsapp_id);
     if (acc) {
       await callDevice(

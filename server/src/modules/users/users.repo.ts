@@ -1,3 +1,4 @@
+import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
 import { type Db, rows } from '@wa/core/db/client';
 import { levels, users } from '@wa/core/db/schema/index';
 import { likePattern } from '@wa/core/paging';
@@ -72,7 +73,7 @@ function selectUsers(where: SQL, tail: SQL = sql``): SQL {
              or (l2.requirement_blast = l.requirement_blast and l2.id < l.id))::int
       end as level_rank,
       s.colors,
-      coalesce(u.blast_fee, l.blast_fee, s.price) as blast_fee,
+      ${EFFECTIVE_FEE} as blast_fee,
       coalesce(u.blast_interval_min, s.interval_min) as blast_interval_min,
       coalesce(u.blast_interval_max, s.interval_max) as blast_interval_max,
       u.referral_code, u.referrer_id, u.account_name, u.account_bank, u.account_number, u.created_at,

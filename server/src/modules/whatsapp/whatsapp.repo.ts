@@ -1,66 +1,8 @@
+import { ACCOUNT_COLS as COLS, type AccountRow as Row, toWhatsappDto } from '@wa/core/accounts/account-row';
 import { type Db, rows } from '@wa/core/db/client';
 import { likePattern } from '@wa/core/paging';
 import type { WhatsappDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-
-interface Row {
-  id: number;
-  clientid: string;
-  user_id: number;
-  previous_device_id: string | null;
-  phonenumber: string | null;
-  pushname: string | null;
-  server: string | null;
-  serialized: string | null;
-  proxy_id: number | null;
-  reconnect: number;
-  interval: number | null;
-  state: string | null;
-  status: string;
-  count_success: number;
-  count_fail: number;
-  income: number | string;
-  suspended: boolean;
-  suspended_count: number;
-  created_at: Date | string;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-}
-
-export function toWhatsappDto(r: Row): WhatsappDto {
-  const dto: WhatsappDto = {
-    id: r.id,
-    clientid: r.clientid,
-    deviceId: r.clientid,
-    userId: r.user_id,
-    user_id: r.user_id,
-    previousDeviceId: r.previous_device_id,
-    phonenumber: r.phonenumber,
-    pushname: r.pushname,
-    server: r.server,
-    serialized: r.serialized,
-    proxyId: r.proxy_id,
-    reconnect: r.reconnect,
-    interval: r.interval,
-    state: r.state as WhatsappDto['state'],
-    status: r.status === 'sending' ? 'sending' : 'idle',
-    count_success: Number(r.count_success),
-    count_fail: Number(r.count_fail),
-    income: Number(r.income),
-    suspended: r.suspended,
-    suspended_count: Number(r.suspended_count),
-    createdAt: new Date(r.created_at).toISOString(),
-  };
-  if (r.firstname !== undefined) {
-    dto.User = { firstname: r.firstname ?? '', lastname: r.lastname ?? '', email: r.email ?? '' };
-  }
-  return dto;
-}
-
-const COLS = sql`w.id, w.clientid, w.user_id, w.previous_device_id, w.phonenumber, w.pushname, w.server,
-  w.serialized, w.proxy_id, w.reconnect, w.interval, w.state, w.status, w.count_success, w.count_fail,
-  w.income, w.suspended, w.suspended_count, w.created_at`;
 
 export interface ListFilter {
   userId?: number;
@@ -87,7 +29,10 @@ function whereOf(f: ListFilter): SQL {
 /** The advisory lock of new-client's cap checks (see lockLogins). */
 export const LOGIN_LOCK = 727_274_201;
 
-/** SQL for WhatsApp accounts; nothing else. */
+/**
+ * SQL for the WhatsApp screens: account lists and counts, logins in progress, one-off sends. The
+ * account row itself changes only through AccountsRepo (core), the owner of its state machine.
+ */
 export class WhatsappRepo {
   constructor(private readonly db: Db) {}
 
@@ -276,60 +221,6 @@ export class WhatsappRepo {
   async proxyValue(id: number): Promise<string | null> {
     const [p] = await rows<{ value: string }>(this.db, sql`select value from proxies where id = ${id}`);
     return p?.value ?? null;
-  }
-
-  async insert(a: {
-    clientid: string;
-    userId: number;
-    phonenumber: string | null;
-    pushname: string | null;
-    server: string | null;
-    serialized: string | null;
-    proxyId: number | null;
-    interval: number | null;
-  }): Promise<WhatsappDto> {
-    const [r] = await rows<Row>(
-      this.db,
-      sql`insert into whatsapp_accounts as w (clientid, user_id, phonenumber, pushname, server, serialized, proxy_id, interval, state)
-          values (${a.clientid}, ${a.userId}, ${a.phonenumber}, ${a.pushname}, ${a.server}, ${a.serialized}, ${a.proxyId}, ${a.interval}, 'connected')
-          returning ${COLS}`,
-    );
-    return toWhatsappDto(r as Row);
-  }
-
-  /** A reconnect keeps the account (its counts and income) and moves it to the new device id. */
-  async reconnectTo(
-    id: number,
-    a: {
-      clientid: string;
-      phonenumber: string | null;
-      pushname: string | null;
-      server: string | null;
-      serialized: string | null;
-      proxyId: number | null;
-    },
-  ): Promise<WhatsappDto> {
-    const [r] = await rows<Row>(
-      this.db,
-      sql`update whatsapp_accounts as w set previous_device_id = w.clientid, clientid = ${a.clientid},
-            phonenumber = coalesce(${a.phonenumber}, w.phonenumber), pushname = coalesce(${a.pushname}, w.pushname),
-            server = coalesce(${a.server}, w.server), serialized = coalesce(${a.serialized}, w.serialized),
-            proxy_id = coalesce(${a.proxyId}, w.proxy_id), reconnect = w.reconnect + 1,
-            state = case when w.suspended then 'suspended' else 'connected' end,
-            worker_id = null, lease_until = null, updated_at = now()
-          where w.id = ${id} returning ${COLS}`,
-    );
-    return toWhatsappDto(r as Row);
-  }
-
-  /** Updates the account (only when `where` holds, if given); null when nothing was updated. */
-  async update(id: number, set: SQL, where?: SQL): Promise<WhatsappDto | null> {
-    const [r] = await rows<Row>(
-      this.db,
-      sql`update whatsapp_accounts as w set ${set}, updated_at = now()
-          where w.id = ${id} and ${where ?? sql`true`} returning ${COLS}`,
-    );
-    return r ? toWhatsappDto(r) : null;
   }
 
   async latestMessage(whatsappId: number): Promise<Record<string, unknown> | null> {

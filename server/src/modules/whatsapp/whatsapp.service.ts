@@ -1,3 +1,4 @@
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Actor } from '@wa/core/actor';
 import { type Db, rows } from '@wa/core/db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
@@ -52,6 +53,7 @@ const LOGIN_GONE = 'This login is no longer running. Generate a new QR code.';
 /** The rules of WhatsApp accounts (§2 WhatsApp accounts, §4, §7 WhatsApp). */
 export class WhatsappService {
   readonly repo: WhatsappRepo;
+  private readonly accounts: AccountsRepo;
   /** send-message/1, the blaster form's one-off sends */
   readonly sends: OneOffSends;
 
@@ -62,6 +64,7 @@ export class WhatsappService {
     private readonly opts: { qrTimeoutMs?: number } = {},
   ) {
     this.repo = new WhatsappRepo(db);
+    this.accounts = new AccountsRepo(db);
     this.sends = new OneOffSends(db, queue);
   }
 
@@ -245,11 +248,17 @@ export class WhatsappService {
     }
     const acc = await this.db.transaction(async (tx) => {
       const repo = new WhatsappRepo(tx as unknown as Db);
+      const accounts = new AccountsRepo(tx as unknown as Db);
       const taken = await repo.takeLogin(b.clientid);
       if (!taken) throw badRequest('This WhatsApp account is already saved.');
       const saved = old
-        ? await repo.reconnectTo(old.id, { ...fields, proxyId: taken.proxyId })
-        : await repo.insert({ ...fields, proxyId: taken.proxyId, userId, interval: await repo.userInterval(userId) });
+        ? await accounts.relogin(old.id, { ...fields, proxyId: taken.proxyId })
+        : await accounts.create({
+            ...fields,
+            proxyId: taken.proxyId,
+            userId,
+            interval: await repo.userInterval(userId),
+          });
       if (taken.proxyId !== null) await repo.countProxyUse(taken.proxyId);
       return saved;
     });
@@ -301,7 +310,7 @@ export class WhatsappService {
   async reset(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
     const { id } = parse(accountIdBody, body);
     await this.get(actor, id);
-    const acc = await this.repo.update(id, sql`count_success = 0, count_fail = 0, income = 0`);
+    const acc = await this.accounts.resetCounts(id);
     if (!acc) throw notFound('WhatsApp account not found.');
     await this.broadcast(acc.userId, 'reset', {
       deviceId: acc.clientid,
@@ -317,7 +326,7 @@ export class WhatsappService {
   async setInterval(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
     const { id, interval } = parse(intervalBody, body);
     await this.get(actor, id);
-    const acc = await this.repo.update(id, sql`interval = ${interval}`);
+    const acc = await this.accounts.setInterval(id, interval);
     if (!acc) throw notFound('WhatsApp account not found.');
     return { data: acc };
   }
@@ -325,7 +334,7 @@ export class WhatsappService {
   /** PUT status (admin and dev): sets the run status by hand. */
   async setStatus(body: unknown): Promise<{ data: WhatsappDto }> {
     const { id, status } = parse(statusBody, body);
-    const acc = await this.repo.update(id, sql`status = ${status}`);
+    const acc = await this.accounts.setRunStatus(id, status);
     if (!acc) throw notFound('WhatsApp account not found.');
     if (status === 'sending') await this.broadcast(acc.userId, 'sending', { deviceId: acc.clientid, status });
     else await this.broadcast(acc.userId, 'idle', { deviceId: acc.clientid, status });
@@ -341,7 +350,7 @@ export class WhatsappService {
     if (acc.suspended_count >= 3) {
       throw new AppError(403, `This account was suspended ${acc.suspended_count} times and cannot be activated again.`);
     }
-    await this.repo.update(id, sql`suspended = false, state = 'disconnected'`);
+    await this.accounts.liftSuspension(id);
     let state: WhatsappState = 'disconnected';
     try {
       const r = await callDevice(this.bus, acc.clientid, 'activate', { privileged: true }, { timeoutMs: 2000 });
@@ -367,7 +376,7 @@ export class WhatsappService {
     } catch (err) {
       if (!(err instanceof NoHolderError)) throw err;
       // nobody holds it: free its lease so a worker's sweep restores it now
-      await this.repo.update(id, sql`worker_id = null, lease_until = null`);
+      await this.accounts.expireLease(id);
     }
     await this.broadcast(acc.userId, 'reconnecting', { deviceId: acc.clientid, state: 'reconnecting...' });
     return { data: acc };
@@ -397,11 +406,7 @@ export class WhatsappService {
     );
     if (!target) throw badRequest(BLAST_TEXTS.noTargets);
     // one start wins: the switch flips only from idle on a connected account
-    const flipped = await this.repo.update(
-      acc.id,
-      sql`status = 'sending'`,
-      sql`status = 'idle' and state = 'connected' and not suspended`,
-    );
+    const flipped = await this.accounts.startSending(acc.id);
     if (!flipped) throw conflict('Sedang mengirim');
     try {
       const r = await callDevice(
@@ -415,7 +420,7 @@ export class WhatsappService {
       );
       if (!r.ok) throw replyError(r);
     } catch (err) {
-      await this.repo.update(acc.id, sql`status = 'idle'`, sql`status = 'sending'`);
+      await this.accounts.stopSending(acc.id);
       if (err instanceof NoHolderError) throw conflict(`${name} is disconnected`);
       throw err;
     }
@@ -425,7 +430,7 @@ export class WhatsappService {
   /** POST stop-blasting: the switch goes back to idle; the worker ends after the message in flight. */
   async stopBlasting(actor: Actor, body: unknown): Promise<{ msg: string; data: WhatsappDto }> {
     const acc = await this.blastAccount(actor, body);
-    const stopped = (await this.repo.update(acc.id, sql`status = 'idle'`)) ?? acc;
+    const stopped = (await this.accounts.stopSending(acc.id)) ?? acc;
     await callDevice(this.bus, acc.clientid, 'blast', { action: 'stop', privileged: true }, { timeoutMs: 2000 }).catch(
       () => {},
     );

@@ -1,0 +1,276 @@
+import type { ClientInfo, RunStatus, WhatsappDto, WhatsappState } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, rows } from '../db/client';
+import { ACCOUNT_COLS, type AccountRow, toWhatsappDto } from './account-row';
+
+/** What a saved login knows about its account. */
+export interface LoggedInAccount {
+  clientid: string;
+  phonenumber: string | null;
+  pushname: string | null;
+  server: string | null;
+  serialized: string | null;
+  proxyId: number | null;
+}
+
+/** An account a sweep claimed, with what its new holder needs to restore the session. */
+export interface ClaimedAccount {
+  id: number;
+  clientid: string;
+  user_id: number;
+  proxy: string | null;
+}
+
+/**
+ * The state an account shows for what its session says. A suspended account stays suspended,
+ * whatever the session says, until an admin activates it: while its session is up or coming back
+ * it shows 'suspended'; a session that is down shows why (disconnected, loggedOut…), so the owner
+ * sees that it needs a new login. Over `whatsapp_accounts w`.
+ */
+function shownState(next: WhatsappState): SQL {
+  return sql`case when w.suspended and ${next}::text in ('connected', 'reconnecting...') then 'suspended' else ${next}::text end`;
+}
+
+const leaseUntil = (leaseMs: number) => sql`now() + ${leaseMs} * interval '1 millisecond'`;
+
+/**
+ * The one owner of the account state machine (§4 WhatsApp account state): every write to
+ * whatsapp_accounts is one of these named transitions, for the API and the workers alike.
+ *
+ * - run status: `startSending` only from idle on a connected account that is not suspended,
+ *   `stopSending` back to idle, `setRunStatus` by hand (an admin's repair);
+ * - session state: `applySessionState` (suspension sticky, see shownState), `suspend`,
+ *   `liftSuspension`;
+ * - leases (which worker holds the live session): `adopt`, `claimExpired`, `renewLeases`,
+ *   `releaseLease(s)`, `expireLease`;
+ * - the rest of the row: `create`, `relogin`, `recordClientInfo`, `countSend`, `resetCounts`,
+ *   `setInterval`.
+ */
+export class AccountsRepo {
+  constructor(private readonly db: Db) {}
+
+  private async one(query: SQL): Promise<WhatsappDto | null> {
+    const [r] = await rows<AccountRow>(this.db, query);
+    return r ? toWhatsappDto(r) : null;
+  }
+
+  // ---- the row ----------------------------------------------------------------------------
+
+  /** A login saved as a new account: connected, held by nobody until its worker adopts it. */
+  async create(a: LoggedInAccount & { userId: number; interval: number | null }): Promise<WhatsappDto> {
+    const [r] = await rows<AccountRow>(
+      this.db,
+      sql`insert into whatsapp_accounts as w (clientid, user_id, phonenumber, pushname, server, serialized, proxy_id, interval, state)
+          values (${a.clientid}, ${a.userId}, ${a.phonenumber}, ${a.pushname}, ${a.server}, ${a.serialized}, ${a.proxyId}, ${a.interval}, 'connected')
+          returning ${ACCOUNT_COLS}`,
+    );
+    return toWhatsappDto(r as AccountRow);
+  }
+
+  /**
+   * A login saved as a reconnect of an account: the account (its counts and income) moves to the
+   * new device id; the old device's lease is void.
+   */
+  async relogin(id: number, a: LoggedInAccount): Promise<WhatsappDto> {
+    const [r] = await rows<AccountRow>(
+      this.db,
+      sql`update whatsapp_accounts as w set previous_device_id = w.clientid, clientid = ${a.clientid},
+            phonenumber = coalesce(${a.phonenumber}, w.phonenumber), pushname = coalesce(${a.pushname}, w.pushname),
+            server = coalesce(${a.server}, w.server), serialized = coalesce(${a.serialized}, w.serialized),
+            proxy_id = coalesce(${a.proxyId}, w.proxy_id), reconnect = w.reconnect + 1,
+            state = ${shownState('connected')},
+            worker_id = null, lease_until = null, updated_at = now()
+          where w.id = ${id} returning ${ACCOUNT_COLS}`,
+    );
+    return toWhatsappDto(r as AccountRow);
+  }
+
+  /** What WhatsApp says about the account, each time its session is ready. */
+  async recordClientInfo(id: number, info: ClientInfo): Promise<void> {
+    await this.db.execute(sql`
+      update whatsapp_accounts
+      set phonenumber = ${info.phonenumber}, pushname = ${info.pushname},
+          server = ${info.server}, serialized = ${info.serialized}, updated_at = now()
+      where id = ${id}`);
+  }
+
+  /** A blast message's outcome on its account; its new counts (null when the account is gone). */
+  async countSend(
+    id: number,
+    o: { success: boolean; fee: number },
+  ): Promise<{ count_success: number; count_fail: number; income: number } | null> {
+    const [r] = await rows<{ count_success: number; count_fail: number; income: number | string }>(
+      this.db,
+      sql`update whatsapp_accounts
+          set count_success = count_success + ${o.success ? 1 : 0}, count_fail = count_fail + ${o.success ? 0 : 1},
+              income = income + ${o.success ? o.fee : 0}, updated_at = now()
+          where id = ${id}
+          returning count_success, count_fail, income`,
+    );
+    return r ? { count_success: r.count_success, count_fail: r.count_fail, income: Number(r.income) } : null;
+  }
+
+  /** POST reset: the counts and income start again (the message log keeps the total). */
+  resetCounts(id: number): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w set count_success = 0, count_fail = 0, income = 0, updated_at = now()
+                        where w.id = ${id} returning ${ACCOUNT_COLS}`);
+  }
+
+  /** PUT interval: the seconds between two sends of this account. */
+  setInterval(id: number, interval: number): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w set interval = ${interval}, updated_at = now()
+                        where w.id = ${id} returning ${ACCOUNT_COLS}`);
+  }
+
+  // ---- run status -------------------------------------------------------------------------
+
+  /**
+   * A blast starts: the switch the holder's loop reads flips to 'sending', only from idle on a
+   * connected account that is not suspended, so of two starts one wins. Null when it did not flip.
+   */
+  startSending(id: number): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w set status = 'sending', updated_at = now()
+                        where w.id = ${id} and w.status = 'idle' and w.state = 'connected' and not w.suspended
+                        returning ${ACCOUNT_COLS}`);
+  }
+
+  /**
+   * A blast ends (stopped, through, refused, or its start undone): the account is idle again.
+   * Null when it was not sending (someone else ended it first).
+   */
+  stopSending(id: number): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w set status = 'idle', updated_at = now()
+                        where w.id = ${id} and w.status = 'sending' returning ${ACCOUNT_COLS}`);
+  }
+
+  /** PUT status (admin and dev): the run status set by hand, a repair when a loop and the row disagree. */
+  setRunStatus(id: number, status: RunStatus): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w set status = ${status}, updated_at = now()
+                        where w.id = ${id} returning ${ACCOUNT_COLS}`);
+  }
+
+  // ---- session state ----------------------------------------------------------------------
+
+  /**
+   * The session reported a state. A suspended account stays suspended (see shownState); an
+   * account that is neither connected nor coming back is idle (its blast has ended), while a
+   * rebuild in place keeps a blast's 'sending' for when the session is back.
+   */
+  async applySessionState(id: number, state: WhatsappState): Promise<void> {
+    const idle = state !== 'connected' && state !== 'reconnecting...';
+    await this.db.execute(sql`
+      update whatsapp_accounts as w
+      set state = ${shownState(state)}, updated_at = now(),
+          status = case when ${idle} then 'idle' else w.status end
+      where w.id = ${id}`);
+  }
+
+  /** WhatsApp suspended the account: it stays suspended until activated; its new suspended_count. */
+  async suspend(id: number): Promise<number> {
+    const [r] = await rows<{ suspended_count: number }>(
+      this.db,
+      sql`update whatsapp_accounts set suspended = true, suspended_count = suspended_count + 1, updated_at = now()
+          where id = ${id} returning suspended_count`,
+    );
+    return r?.suspended_count ?? 0;
+  }
+
+  /** POST activate: the suspension is lifted; the session's next state shows through. */
+  async liftSuspension(id: number): Promise<void> {
+    await this.db.execute(sql`
+      update whatsapp_accounts set suspended = false, state = 'disconnected', updated_at = now() where id = ${id}`);
+  }
+
+  // ---- leases: which worker holds the live session -----------------------------------------
+
+  /** A worker takes the account its login just saved: it holds the lease, the state is its session's. */
+  async adopt(id: number, workerId: string, leaseMs: number, state: WhatsappState): Promise<void> {
+    await this.db.execute(sql`
+      update whatsapp_accounts as w
+      set worker_id = ${workerId}, lease_until = ${leaseUntil(leaseMs)}, state = ${shownState(state)}, updated_at = now()
+      where w.id = ${id}`);
+  }
+
+  /**
+   * Claims up to `limit` accounts with a stored session whose lease ran out (their worker died),
+   * or, with `takeOver` (the only worker there is), every account another worker held. SKIP LOCKED
+   * lets several sweeping workers share them. The claimed accounts are reconnecting.
+   */
+  claimExpired(o: { workerId: string; leaseMs: number; takeOver: boolean; limit: number }): Promise<ClaimedAccount[]> {
+    return rows<ClaimedAccount>(
+      this.db,
+      sql`with c as (
+            select w.id from whatsapp_accounts w
+            where (w.lease_until is null or w.lease_until < now() or (${o.takeOver} and w.worker_id is distinct from ${o.workerId}))
+              and exists (select 1 from whatsapp_sessions s where s.session_id = w.clientid)
+            order by w.id
+            limit ${o.limit}
+            for update of w skip locked
+          )
+          update whatsapp_accounts w
+          set worker_id = ${o.workerId}, lease_until = ${leaseUntil(o.leaseMs)}, state = ${shownState('reconnecting...')}
+          from c
+          where w.id = c.id
+          returning w.id, w.clientid, w.user_id,
+            (select p.value from proxies p where p.id = w.proxy_id) as proxy`,
+    );
+  }
+
+  /**
+   * Renews this worker's leases (and takes back one nobody holds); returns the ids it still holds:
+   * an account missing from them was taken over by another worker.
+   */
+  async renewLeases(ids: number[], workerId: string, leaseMs: number): Promise<Set<number>> {
+    const kept = await rows<{ id: number }>(
+      this.db,
+      sql`update whatsapp_accounts set lease_until = ${leaseUntil(leaseMs)}
+          where id = any(${sql.param(ids)}::int[]) and (worker_id = ${workerId} or worker_id is null)
+          returning id`,
+    );
+    return new Set(kept.map((k) => k.id));
+  }
+
+  /** The worker lets the account go (its session ended here); not when another worker holds it now. */
+  async releaseLease(id: number, workerId: string): Promise<void> {
+    await this.db.execute(sql`
+      update whatsapp_accounts set worker_id = null, lease_until = null where id = ${id} and worker_id = ${workerId}`);
+  }
+
+  /** A stopping worker lets go of every account it holds, for the others' next sweep. */
+  async releaseLeases(workerId: string): Promise<void> {
+    await this.db.execute(sql`
+      update whatsapp_accounts set worker_id = null, lease_until = null where worker_id = ${workerId}`);
+  }
+
+  /** Nobody answers for the account: its lease ends now, so the next sweep restores it. */
+  async expireLease(id: number): Promise<void> {
+    await this.db.execute(sql`
+      update whatsapp_accounts set worker_id = null, lease_until = null, updated_at = now() where id = ${id}`);
+  }
+
+  // ---- reads the holder needs ---------------------------------------------------------------
+
+  /** The switches of the account's loops: a blast runs while 'sending', nothing while suspended. */
+  async runSwitches(id: number): Promise<{ status: string; suspended: boolean } | null> {
+    const [r] = await rows<{ status: string; suspended: boolean }>(
+      this.db,
+      sql`select status, suspended from whatsapp_accounts where id = ${id}`,
+    );
+    return r ?? null;
+  }
+
+  /** The stored value of the account's proxy, if it has one. */
+  async proxyOf(id: number): Promise<string | null> {
+    const [r] = await rows<{ value: string | null }>(
+      this.db,
+      sql`select p.value from whatsapp_accounts w left join proxies p on p.id = w.proxy_id where w.id = ${id}`,
+    );
+    return r?.value ?? null;
+  }
+
+  /** Whether a device id belongs to a saved account. */
+  async isSaved(clientid: string): Promise<boolean> {
+    const r = await rows<{ id: number }>(this.db, sql`select id from whatsapp_accounts where clientid = ${clientid}`);
+    return r.length > 0;
+  }
+}
