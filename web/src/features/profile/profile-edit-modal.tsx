@@ -1,4 +1,4 @@
-import { DEFAULT_SETTINGS } from '@wa/shared';
+import { DEFAULT_SETTINGS, PROFILE_FIELDS } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiCallError, settingsApi, usersApi } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -7,16 +7,8 @@ import { FormField, inputClass } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { useAuth } from '../auth/auth-context';
 
-const FIELDS = [
-  'firstname',
-  'lastname',
-  'email',
-  'password',
-  'account_name',
-  'account_bank',
-  'account_number',
-  'current_password',
-] as const;
+// the own-profile fields, and the current password a password or e-mail change asks for
+const FIELDS = [...PROFILE_FIELDS, 'current_password'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** The profile edit modal (§2: fixed height 450 px): profile fields and bank details. */

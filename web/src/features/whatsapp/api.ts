@@ -27,8 +27,6 @@ export interface ListQuery {
 }
 
 export type SaveBody = z.output<typeof saveWhatsappBody>;
-/** What the worker's `authenticated` event tells about the account (`payload.clientInfo`). */
-export type ClientInfo = Pick<SaveBody, 'phonenumber' | 'pushname' | 'server' | 'serialized'>;
 
 /** Rejects with 'Request timed out' (§8) when `p` has not settled after `ms`. */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

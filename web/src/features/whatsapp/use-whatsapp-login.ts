@@ -1,11 +1,11 @@
-import { canOpen, type LiveMessage, newClientId, normalizeRole } from '@wa/shared';
+import { type ClientInfo, canOpen, type LiveMessage, newClientId, normalizeRole } from '@wa/shared';
 import QRCode from 'qrcode';
 import { type FormEvent, useEffect, useEffectEvent, useReducer } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { useLiveEvents } from '../../api/use-live-events';
 import { useAuth } from '../auth/auth-context';
-import { type ClientInfo, whatsappApi } from './api';
+import { whatsappApi } from './api';
 import { initialLogin, loginReducer, pairingNumber, socketError } from './whatsapp-login';
 
 const qrImage = (qr: string) => QRCode.toDataURL(qr, { margin: 1, width: 264 });

@@ -1,5 +1,4 @@
-import { GENERATING_WAIT_S, PAIRING_COUNTDOWN_S, QR_COUNTDOWN_S, type WhatsappDto } from '@wa/shared';
-import type { ClientInfo } from './api';
+import { type ClientInfo, GENERATING_WAIT_S, PAIRING_COUNTDOWN_S, QR_COUNTDOWN_S, type WhatsappDto } from '@wa/shared';
 
 export type Mode = 'qr' | 'code';
 /** idle: the generate button; generating: waiting for the first code; showing: QR or code; saving */
