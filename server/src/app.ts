@@ -34,12 +34,14 @@ import { settingsRoutes } from './modules/settings/settings.routes';
 import { SettingsService } from './modules/settings/settings.service';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { TemplatesService } from './modules/templates/templates.service';
+import { ToolsRepo } from './modules/tools/tools.repo';
 import { toolsRoutes } from './modules/tools/tools.routes';
 import { ToolsService } from './modules/tools/tools.service';
 import { transaction } from './modules/transaction';
 import { UsersRepo } from './modules/users/users.repo';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import { WhatsappRepo } from './modules/whatsapp/whatsapp.repo';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service';
 import { WithdrawRepo } from './modules/withdraw/withdraw.repo';
@@ -142,9 +144,11 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
   const bus = deps.bus ?? new InProcessBus();
   const queue = deps.queue ?? new InProcessQueue();
+  const accounts = new WhatsappRepo(deps.db);
+  const validatorFiles = path.join(deps.dataDir, 'uploads/validators');
   for (const kind of ['generator', 'validator'] as const) {
-    const files = path.join(deps.dataDir, 'uploads/validators');
-    api.use(`/admin/${kind}`, requireAuth, toolsRoutes(new ToolsService(deps.db, bus, kind, files)));
+    const tools = new ToolsService(new ToolsRepo(deps.db, kind), accounts, bus, kind, validatorFiles);
+    api.use(`/admin/${kind}`, requireAuth, toolsRoutes(tools));
   }
   api.use(
     '/admin/whatsapp',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, badRequest } from '@wa/core/errors';
 import type { NextFunction, Request, Response } from 'express';
@@ -44,4 +45,28 @@ export function mediaUpload(dir: string, allowed: readonly string[], what = 'the
       next(badRequest('The upload is not valid multipart/form-data.'));
     });
   };
+}
+
+/** The file multer stored for this request, or the form's 400 when none came. */
+export function requireUpload(file: Express.Multer.File | undefined): Express.Multer.File {
+  if (!file) throw badRequest('File is required.', { file: 'File is required.' });
+  return file;
+}
+
+/** Removes a stored upload (a no-op without one). */
+export async function discardUpload(file: Express.Multer.File | undefined): Promise<void> {
+  if (file) await rm(file.path, { force: true });
+}
+
+/**
+ * Runs `work`; when it throws (a form error, a refusal, a file that cannot be read) the upload
+ * stored for this request is removed before the answer goes, so nothing refused stays on disk.
+ */
+export async function discardOnError<T>(file: Express.Multer.File | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await discardUpload(file);
+    throw err;
+  }
 }

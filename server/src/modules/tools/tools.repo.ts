@@ -55,6 +55,27 @@ export const toValidator = (r: Row): ValidatorDto => ({
   position: num(r.position),
 });
 
+/** What a tool runs on and how: the fields both tools share. */
+export interface ToolSettings {
+  whatsappId: number;
+  bInsert: 0 | 1;
+  intervalMin: number;
+  intervalMax: number;
+}
+
+/** A generator's range. */
+export interface GeneratorRange {
+  startNumber: string;
+  endNumber: string;
+}
+
+/** A validator's upload: its original name, the stored file and how many numbers it holds. */
+export interface ValidatorUpload {
+  fileName: string;
+  storedName: string;
+  total: number;
+}
+
 /** SQL of the generator and validator tables; nothing else. */
 export class ToolsRepo {
   private readonly t: (typeof TOOL_TABLES)[ToolKind];
@@ -103,10 +124,22 @@ export class ToolsRepo {
     return { total: n, data: data.map((r) => this.dto(r)) };
   }
 
-  async insert(values: SQL): Promise<number> {
+  private async insert(values: SQL): Promise<number> {
     const [r] = await rows<{ id: number }>(this.db, sql`insert into ${this.t.table} ${values} returning id`);
     if (!r) throw new Error('insert returned nothing');
     return r.id;
+  }
+
+  async insertGenerator(userId: number, s: ToolSettings, range: GeneratorRange): Promise<number> {
+    return this.insert(sql`(user_id, whatsapp_id, start_number, end_number, b_insert, interval_min, interval_max)
+      values (${userId}, ${s.whatsappId}, ${range.startNumber}, ${range.endNumber}, ${s.bInsert}, ${s.intervalMin},
+              ${s.intervalMax})`);
+  }
+
+  async insertValidator(userId: number, s: ToolSettings, upload: ValidatorUpload): Promise<number> {
+    return this.insert(sql`(user_id, whatsapp_id, b_insert, interval_min, interval_max, file_name, file_url, total)
+      values (${userId}, ${s.whatsappId}, ${s.bInsert}, ${s.intervalMin}, ${s.intervalMax}, ${upload.fileName},
+              ${upload.storedName}, ${upload.total})`);
   }
 
   /**
@@ -127,8 +160,27 @@ export class ToolsRepo {
     await this.db.execute(sql`update ${this.t.table} set status = 'idle', updated_at = now() where id = ${id}`);
   }
 
+  /** A generator's new settings and range; it starts over from the first number. */
+  async restartGenerator(id: number, s: ToolSettings, range: GeneratorRange): Promise<void> {
+    await this.restart(
+      id,
+      sql`whatsapp_id = ${s.whatsappId}, start_number = ${range.startNumber}, end_number = ${range.endNumber},
+          b_insert = ${s.bInsert}, interval_min = ${s.intervalMin}, interval_max = ${s.intervalMax},
+          current_number = null`,
+    );
+  }
+
+  /** A validator's new settings (its file stays); it starts over from the first number. */
+  async restartValidator(id: number, s: ToolSettings): Promise<void> {
+    await this.restart(
+      id,
+      sql`whatsapp_id = ${s.whatsappId}, b_insert = ${s.bInsert}, interval_min = ${s.intervalMin},
+          interval_max = ${s.intervalMax}, position = 0`,
+    );
+  }
+
   /** Starts over: counts, progress and results go (an edit changes what the tool checks). */
-  async restart(id: number, set: SQL): Promise<void> {
+  private async restart(id: number, set: SQL): Promise<void> {
     await this.db.transaction(async (tx) => {
       const t = tx as unknown as Db;
       await t.execute(sql`delete from ${this.t.results} where ${this.t.fk} = ${id}`);

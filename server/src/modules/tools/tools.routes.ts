@@ -1,9 +1,9 @@
 import { notFound } from '@wa/core/errors';
 import { parse } from '@wa/core/validate';
-import { idParam, toolListQuery } from '@wa/shared';
+import { generatorBody, idParam, toolIdBody, toolListQuery, validatorFields } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, requireRoles } from '../../http/auth';
-import { mediaUpload } from '../../http/upload';
+import { actorOf, allow } from '../../http/auth';
+import { discardOnError, discardUpload, mediaUpload, requireUpload } from '../../http/upload';
 import type { ToolsService } from './tools.service';
 
 /**
@@ -14,7 +14,7 @@ import type { ToolsService } from './tools.service';
  */
 export function toolsRoutes(tools: ToolsService): Router {
   const r = Router();
-  r.use(requireRoles('admin', 'staff', 'dev'));
+  r.use(allow('tool.manage'));
   const single = tools.kind === 'generator' ? 'generator' : 'validator';
   const upload = mediaUpload(tools.fileDir, ['csv', 'json'], 'the validator');
 
@@ -25,24 +25,36 @@ export function toolsRoutes(tools: ToolsService): Router {
     res.json(await tools.downloadResult(actorOf(req), parse(idParam, req.params.id)));
   });
   r.post('/start', async (req, res) => {
-    res.json(await tools.start(actorOf(req), req.body));
+    res.json(await tools.start(actorOf(req), parse(toolIdBody, req.body ?? {}).id));
   });
   r.post('/stop', async (req, res) => {
-    res.json(await tools.stop(actorOf(req), req.body));
+    res.json(await tools.stop(actorOf(req), parse(toolIdBody, req.body ?? {}).id));
   });
+  // an edit answers the tool's 404/403 and 'Stop it first' before the form's errors, as it always has
   if (tools.kind === 'generator') {
     r.post('/create', async (req, res) => {
-      res.json(await tools.createGenerator(actorOf(req), req.body));
+      res.json(await tools.createGenerator(actorOf(req), parse(generatorBody, req.body ?? {})));
     });
     r.put('/:id', async (req, res) => {
-      res.json(await tools.updateGenerator(actorOf(req), parse(idParam, req.params.id), req.body));
+      const actor = actorOf(req);
+      const id = parse(idParam, req.params.id);
+      await tools.editable(actor, id);
+      res.json(await tools.updateGenerator(actor, id, parse(generatorBody, req.body ?? {})));
     });
   } else {
     r.post('/create', upload, async (req, res) => {
-      res.json(await tools.createValidator(actorOf(req), req.body, req.file));
+      await discardOnError(req.file, async () => {
+        const file = requireUpload(req.file);
+        res.json(await tools.createValidator(actorOf(req), parse(validatorFields, req.body ?? {}), file));
+      });
     });
     r.put('/:id', upload, async (req, res) => {
-      res.json(await tools.updateValidator(actorOf(req), parse(idParam, req.params.id), req.body, req.file));
+      // a validator's file is not editable (§5): one sent along is dropped
+      await discardUpload(req.file);
+      const actor = actorOf(req);
+      const id = parse(idParam, req.params.id);
+      await tools.editable(actor, id);
+      res.json(await tools.updateValidator(actor, id, parse(validatorFields, req.body ?? {})));
     });
     // a member's contact list: a download only, never rendered, never cached on the way
     r.get('/file/:id', async (req, res, next) => {

@@ -2,34 +2,64 @@ import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Actor } from '@wa/core/actor';
-import type { Db } from '@wa/core/db/client';
 import type { ToolKind } from '@wa/core/db/tool-tables';
-import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
+import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { readRecords } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
+import { assertCan, canForAnyone } from '@wa/core/policy';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
-import { parse } from '@wa/core/validate';
 import {
   type GeneratorDto,
-  generatorBody,
+  type GeneratorInput,
   normalizePhone,
   PAGE_SIZE,
-  type Role,
   type ToolResultRow,
-  toolIdBody,
   type ValidatorDto,
-  validatorFields,
+  type ValidatorInput,
 } from '@wa/shared';
-import { sql } from 'drizzle-orm';
-import { WhatsappRepo } from '../whatsapp/whatsapp.repo';
-import { ToolsRepo } from './tools.repo';
+import type { GeneratorRange, ToolSettings, ValidatorUpload } from './tools.repo';
 
 const HOLDER_TIMEOUT_MS = 5_000;
 const LABEL: Record<ToolKind, string> = { generator: 'Generator', validator: 'Validator' };
 
 type ToolDto = GeneratorDto | ValidatorDto;
+
+/** What the tool rules need of the generator or validator table (ToolsRepo; in memory in the unit tests). */
+export interface ToolsStore {
+  find(id: number): Promise<ToolDto | null>;
+  page(
+    filter: { userId?: number; search?: string },
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; data: ToolDto[] }>;
+  insertGenerator(userId: number, s: ToolSettings, range: GeneratorRange): Promise<number>;
+  insertValidator(userId: number, s: ToolSettings, upload: ValidatorUpload): Promise<number>;
+  restartGenerator(id: number, s: ToolSettings, range: GeneratorRange): Promise<void>;
+  restartValidator(id: number, s: ToolSettings): Promise<void>;
+  /** idle → running, false when it was not idle */
+  startRun(id: number): Promise<boolean>;
+  stopRun(id: number): Promise<void>;
+  delete(id: number): Promise<boolean>;
+  storedFile(id: number): Promise<{ fileName: string; stored: string } | null>;
+  results(id: number): Promise<ToolResultRow[]>;
+}
+
+/** The WhatsApp accounts a tool may run on, as far as the tool rules look at them. */
+export interface ToolAccounts {
+  byId(
+    id: number,
+  ): Promise<{ userId: number; clientid: string; phonenumber: string | null; state: string | null } | null>;
+}
+
+const settingsOf = (b: ValidatorInput): ToolSettings => ({
+  whatsappId: b.whatsapp_id,
+  bInsert: b.b_insert,
+  intervalMin: b.interval_min,
+  intervalMax: b.interval_max,
+});
+const rangeOf = (b: GeneratorInput): GeneratorRange => ({ startNumber: b.start_number, endNumber: b.end_number });
 
 /** A validator's upload as GET …/file/{id} sends it. */
 export interface ValidatorFile {
@@ -60,11 +90,9 @@ function downloadName(fileName: string, stored: string): string {
  * the worker that holds its WhatsApp account; the row's status is the switch it reads.
  */
 export class ToolsService {
-  readonly repo: ToolsRepo;
-  private readonly accounts: WhatsappRepo;
-
   constructor(
-    db: Db,
+    private readonly repo: ToolsStore,
+    private readonly accounts: ToolAccounts,
     private readonly bus: EventBus,
     readonly kind: ToolKind,
     /**
@@ -72,15 +100,12 @@ export class ToolsService {
      * no static route serves it, only GET …/file/{id}
      */
     readonly fileDir: string,
-  ) {
-    this.repo = new ToolsRepo(db, kind);
-    this.accounts = new WhatsappRepo(db);
-  }
+  ) {}
 
-  private seesAll = (a: Actor) => a.role === ('dev' as Role);
-
+  /** §6: dev lists every tool (or one user's); admin and staff their own, whatever they ask. */
   async listPerPage(actor: Actor, q: { page: number; user_id?: number; search?: string }) {
-    const userId = this.seesAll(actor) ? q.user_id : actor.id;
+    assertCan(actor, 'tool.manage');
+    const userId = canForAnyone(actor, 'tool.manage') ? q.user_id : actor.id;
     const { limit, offset } = pageWindow(q.page, PAGE_SIZE);
     const { total, data } = await this.repo.page({ userId, search: q.search }, limit, offset);
     return { data, meta: pageMeta(q.page, total, PAGE_SIZE) };
@@ -90,7 +115,14 @@ export class ToolsService {
   async get(actor: Actor, id: number): Promise<ToolDto> {
     const tool = await this.repo.find(id);
     if (!tool) throw notFound(`${LABEL[this.kind]} not found.`);
-    if (!this.seesAll(actor) && tool.user_id !== actor.id) throw forbidden();
+    assertCan(actor, 'tool.manage', { userId: tool.user_id });
+    return tool;
+  }
+
+  /** The tool when the actor may edit it now: theirs (any for dev) and stopped. */
+  async editable(actor: Actor, id: number): Promise<ToolDto> {
+    const tool = await this.get(actor, id);
+    if (tool.status !== 'idle') throw conflict(`Stop the ${this.kind} before editing it.`);
     return tool;
   }
 
@@ -98,30 +130,22 @@ export class ToolsService {
   private async account(actor: Actor, whatsappId: number) {
     const acc = await this.accounts.byId(whatsappId);
     if (!acc) throw badRequest('WhatsApp account not found.', { whatsapp_id: 'WhatsApp account not found.' });
-    if (acc.userId !== actor.id && !this.seesAll(actor)) throw forbidden('This WhatsApp account is not yours.');
+    assertCan(actor, 'tool.manage', { userId: acc.userId }, 'This WhatsApp account is not yours.');
     return acc;
   }
 
-  async createGenerator(actor: Actor, body: unknown) {
-    const b = parse(generatorBody, body ?? {});
+  async createGenerator(actor: Actor, b: GeneratorInput) {
+    assertCan(actor, 'tool.manage');
     await this.account(actor, b.whatsapp_id);
-    const id =
-      await this.repo.insert(sql`(user_id, whatsapp_id, start_number, end_number, b_insert, interval_min, interval_max)
-      values (${actor.id}, ${b.whatsapp_id}, ${b.start_number}, ${b.end_number}, ${b.b_insert}, ${b.interval_min}, ${b.interval_max})`);
+    const id = await this.repo.insertGenerator(actor.id, settingsOf(b), rangeOf(b));
     return { generator: await this.get(actor, id), msg: 'Generator berhasil disimpan.' };
   }
 
-  async updateGenerator(actor: Actor, id: number, body: unknown) {
-    const current = await this.get(actor, id);
-    if (current.status !== 'idle') throw conflict('Stop the generator before editing it.');
-    const b = parse(generatorBody, body ?? {});
+  /** An edit starts the generator over. */
+  async updateGenerator(actor: Actor, id: number, b: GeneratorInput) {
+    await this.editable(actor, id);
     await this.account(actor, b.whatsapp_id);
-    await this.repo.restart(
-      id,
-      sql`whatsapp_id = ${b.whatsapp_id}, start_number = ${b.start_number}, end_number = ${b.end_number},
-          b_insert = ${b.b_insert}, interval_min = ${b.interval_min}, interval_max = ${b.interval_max},
-          current_number = null`,
-    );
+    await this.repo.restartGenerator(id, settingsOf(b), rangeOf(b));
     return { generator: await this.get(actor, id), msg: 'Generator berhasil disimpan.' };
   }
 
@@ -143,42 +167,28 @@ export class ToolsService {
     return total;
   }
 
-  async createValidator(actor: Actor, body: unknown, file: Express.Multer.File | undefined) {
-    try {
-      if (!file) throw badRequest('File is required.', { file: 'File is required.' });
-      const b = parse(validatorFields, body ?? {});
-      await this.account(actor, b.whatsapp_id);
-      const total = await this.countNumbers(file);
-      if (!total) throw badRequest('The file holds no phone numbers.', { file: 'The file holds no phone numbers.' });
-      const id =
-        await this.repo.insert(sql`(user_id, whatsapp_id, b_insert, interval_min, interval_max, file_name, file_url, total)
-        values (${actor.id}, ${b.whatsapp_id}, ${b.b_insert}, ${b.interval_min}, ${b.interval_max},
-                ${file.originalname}, ${file.filename}, ${total})`);
-      return { validator: await this.get(actor, id), msg: 'Validator berhasil disimpan.' };
-    } catch (err) {
-      if (file) await rm(file.path, { force: true });
-      throw err;
-    }
+  /** A validator over an uploaded file; the route removes the upload when this refuses it. */
+  async createValidator(actor: Actor, b: ValidatorInput, file: Express.Multer.File) {
+    assertCan(actor, 'tool.manage');
+    await this.account(actor, b.whatsapp_id);
+    const total = await this.countNumbers(file);
+    if (!total) throw badRequest('The file holds no phone numbers.', { file: 'The file holds no phone numbers.' });
+    const upload = { fileName: file.originalname, storedName: file.filename, total };
+    const id = await this.repo.insertValidator(actor.id, settingsOf(b), upload);
+    return { validator: await this.get(actor, id), msg: 'Validator berhasil disimpan.' };
   }
 
   /** The file is not editable (§5); the settings are, and the check starts over. */
-  async updateValidator(actor: Actor, id: number, body: unknown, file: Express.Multer.File | undefined) {
-    if (file) await rm(file.path, { force: true });
-    const current = await this.get(actor, id);
-    if (current.status !== 'idle') throw conflict('Stop the validator before editing it.');
-    const b = parse(validatorFields, body ?? {});
+  async updateValidator(actor: Actor, id: number, b: ValidatorInput) {
+    await this.editable(actor, id);
     await this.account(actor, b.whatsapp_id);
-    await this.repo.restart(
-      id,
-      sql`whatsapp_id = ${b.whatsapp_id}, b_insert = ${b.b_insert}, interval_min = ${b.interval_min},
-          interval_max = ${b.interval_max}, position = 0`,
-    );
+    await this.repo.restartValidator(id, settingsOf(b));
     return { validator: await this.get(actor, id), msg: 'Validator berhasil disimpan.' };
   }
 
   async remove(actor: Actor, id: number) {
     const tool = await this.get(actor, id);
-    if (tool.status !== 'idle') await this.stop(actor, { id });
+    if (tool.status !== 'idle') await this.stop(actor, id);
     const stored = this.kind === 'validator' ? await this.repo.storedFile(id) : null;
     await this.repo.delete(id);
     const file = stored && this.storedPath(stored.stored);
@@ -212,8 +222,7 @@ export class ToolsService {
   }
 
   /** POST start: on a connected account, from where it stopped; its holder runs it. */
-  async start(actor: Actor, body: unknown): Promise<{ data: ToolDto; msg: string }> {
-    const { id } = parse(toolIdBody, body ?? {});
+  async start(actor: Actor, id: number): Promise<{ data: ToolDto; msg: string }> {
     const tool = await this.get(actor, id);
     if (tool.status !== 'idle') throw conflict(`${LABEL[this.kind]} is already running.`);
     if (tool.progress >= 100) throw badRequest(`${LABEL[this.kind]} has finished. Edit it to start over.`);
@@ -243,8 +252,7 @@ export class ToolsService {
   }
 
   /** POST stop: the switch goes back to idle; the worker ends after the number in flight. */
-  async stop(actor: Actor, body: unknown): Promise<{ data: ToolDto; msg: string }> {
-    const { id } = parse(toolIdBody, body ?? {});
+  async stop(actor: Actor, id: number): Promise<{ data: ToolDto; msg: string }> {
     const tool = await this.get(actor, id);
     await this.repo.stopRun(id);
     const acc = tool.whatsapp_id === null ? null : await this.accounts.byId(tool.whatsapp_id);
