@@ -32,6 +32,7 @@ import { ProxiesService } from './modules/proxies/proxies.service';
 import { SettingsRepo } from './modules/settings/settings.repo';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { SettingsService } from './modules/settings/settings.service';
+import { TemplatesRepo } from './modules/templates/templates.repo';
 import { templatesRoutes } from './modules/templates/templates.routes';
 import { TemplatesService } from './modules/templates/templates.service';
 import { ToolsRepo } from './modules/tools/tools.repo';
@@ -141,7 +142,12 @@ export function createApp(deps: AppDeps): Express {
   );
   api.use('/admin/bonus', requireAuth, bonusRoutes(bonuses));
   const mediaDir = path.join(deps.dataDir, 'uploads/templates');
-  api.use('/admin/message', requireAuth, templatesRoutes(new TemplatesService(deps.db, mediaDir), mediaDir));
+  const templates = new TemplatesService(
+    new TemplatesRepo(deps.db),
+    mediaDir,
+    transaction(deps.db, (tx) => new TemplatesRepo(tx)),
+  );
+  api.use('/admin/message', requireAuth, templatesRoutes(templates, mediaDir));
   const bus = deps.bus ?? new InProcessBus();
   const queue = deps.queue ?? new InProcessQueue();
   const accounts = new WhatsappRepo(deps.db);

@@ -75,6 +75,15 @@ export const templateFields = z.object({
   ),
 });
 
+/**
+ * The multipart fields of PUT /admin/message/{id}: a button list or status left out (or null)
+ * keeps the template's own, so an edit that sends only the caption keeps its buttons.
+ */
+export const templateUpdateFields = templateFields.extend({
+  button: z.preprocess((v) => (v === null ? undefined : v), templateFields.shape.button.optional()),
+  status: z.preprocess((v) => (v === null ? undefined : v), templateFields.shape.status.optional()),
+});
+
 /** The media a template may carry: the types the preview (§2) and WhatsApp can show. */
 export const TEMPLATE_MEDIA_EXTENSIONS = [
   'jpg',

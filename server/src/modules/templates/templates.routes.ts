@@ -1,15 +1,15 @@
 import { parse } from '@wa/core/validate';
-import { idParam, pageQuery, TEMPLATE_MEDIA_EXTENSIONS } from '@wa/shared';
+import { idParam, pageQuery, TEMPLATE_MEDIA_EXTENSIONS, templateFields, templateUpdateFields } from '@wa/shared';
 import { Router } from 'express';
-import { requireRoles } from '../../http/auth';
-import { mediaUpload } from '../../http/upload';
+import { allow } from '../../http/auth';
+import { discardOnError, mediaUpload } from '../../http/upload';
 import { receiveImport } from '../../imports/upload';
 import type { TemplatesService } from './templates.service';
 
 /** §7 Templates: /api/admin/message/… (admin and dev). */
 export function templatesRoutes(templates: TemplatesService, mediaDir: string): Router {
   const r = Router();
-  r.use(requireRoles('admin', 'dev'));
+  r.use(allow('catalogue.manage'));
   const media = mediaUpload(mediaDir, TEMPLATE_MEDIA_EXTENSIONS);
 
   r.get('/list', async (_req, res) => {
@@ -24,7 +24,9 @@ export function templatesRoutes(templates: TemplatesService, mediaDir: string): 
     res.json(list.map(({ media: m, text, text_wa, button, status }) => ({ media: m, text, text_wa, button, status })));
   });
   r.post('/create', media, async (req, res) => {
-    res.status(201).json(await templates.create(req.body, req.file));
+    await discardOnError(req.file, async () => {
+      res.status(201).json(await templates.create(parse(templateFields, req.body ?? {}), req.file));
+    });
   });
   r.post('/import', async (req, res) => {
     res.json(await receiveImport(req, (file) => templates.import(file), { accept: ['json'] }));
@@ -33,7 +35,12 @@ export function templatesRoutes(templates: TemplatesService, mediaDir: string): 
     res.json(await templates.get(parse(idParam, req.params.id)));
   });
   r.put('/:id', media, async (req, res) => {
-    res.json(await templates.update(parse(idParam, req.params.id), req.body, req.file));
+    await discardOnError(req.file, async () => {
+      const id = parse(idParam, req.params.id);
+      // a template that is not there is a 404 before any error of the form, as it always was
+      await templates.get(id);
+      res.json(await templates.update(id, parse(templateUpdateFields, req.body ?? {}), req.file));
+    });
   });
   r.delete('/:id', async (req, res) => {
     res.json(await templates.remove(parse(idParam, req.params.id)));

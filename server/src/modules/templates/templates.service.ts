@@ -1,26 +1,37 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from '@wa/core/db/client';
 import { badRequest, notFound } from '@wa/core/errors';
 import { ImportFileError, parseJsonArray } from '@wa/core/imports/json-stream';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import { parse } from '@wa/core/validate';
-import { captionToWhatsapp, type ImportSkipped, sanitizeCaption, type TemplateDto, templateFields } from '@wa/shared';
-import { type TemplateInput, TemplatesRepo } from './templates.repo';
+import {
+  captionToWhatsapp,
+  type ImportSkipped,
+  sanitizeCaption,
+  type TemplateDto,
+  templateFields,
+  type templateUpdateFields,
+} from '@wa/shared';
+import type { z } from 'zod';
+import type { Transaction } from '../transaction';
+import type { TemplateInput, TemplatesRepo } from './templates.repo';
+
+/** POST /admin/message/create's fields, parsed by the route. */
+export type TemplateFieldsInput = z.output<typeof templateFields>;
+/** PUT /admin/message/{id}'s fields: a button list or status left out keeps the template's. */
+export type TemplateUpdateInput = z.output<typeof templateUpdateFields>;
 
 export const TEMPLATE_MEDIA_URL = '/uploads/templates/';
 
 /** The rules of message templates (§2, §3, §5 Template). */
 export class TemplatesService {
-  private readonly repo: TemplatesRepo;
-
+  /** `transaction` binds a TemplatesRepo to one database transaction (an import is all or nothing). */
   constructor(
-    private readonly db: Db,
+    private readonly repo: TemplatesRepo,
     private readonly mediaDir: string,
-  ) {
-    this.repo = new TemplatesRepo(db);
-  }
+    private readonly transaction: Transaction<TemplatesRepo>,
+  ) {}
 
   async list() {
     return { list: await this.repo.all() };
@@ -39,46 +50,35 @@ export class TemplatesService {
   }
 
   /** The caption is sanitised here whatever the client did; text_wa follows from it. */
-  private fields(body: unknown): Omit<TemplateInput, 'media'> {
-    const input = parse(templateFields, body ?? {});
+  private fields(input: TemplateFieldsInput): Omit<TemplateInput, 'media'> {
     const text = sanitizeCaption(input.text);
     return { text, text_wa: captionToWhatsapp(text), button: input.button, status: input.status };
   }
 
-  async create(body: unknown, file: Express.Multer.File | undefined) {
-    try {
-      const fields = this.fields(body);
-      const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : null;
-      if (!fields.text_wa && !media)
-        throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
-      return { message: await this.repo.insert({ ...fields, media }), msg: 'Template berhasil disimpan.' };
-    } catch (err) {
-      if (file) await rm(file.path, { force: true });
-      throw err;
-    }
+  /** A new template; the route removes the uploaded media when this refuses it. */
+  async create(input: TemplateFieldsInput, file: Express.Multer.File | undefined) {
+    const fields = this.fields(input);
+    const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : null;
+    if (!fields.text_wa && !media)
+      throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
+    return { message: await this.repo.insert({ ...fields, media }), msg: 'Template berhasil disimpan.' };
   }
 
-  async update(id: number, body: unknown, file: Express.Multer.File | undefined) {
-    try {
-      const current = await this.repo.find(id);
-      if (!current) throw notFound('Template not found');
-      // a field left out keeps its value: an edit that sends only the caption keeps the buttons
-      const raw = (body ?? {}) as Record<string, unknown>;
-      const fields = this.fields({
-        ...raw,
-        button: raw.button ?? JSON.stringify(current.button),
-        status: raw.status ?? current.status,
-      });
-      const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : current.media;
-      if (!fields.text_wa && !media)
-        throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
-      const message = await this.repo.update(id, { ...fields, media });
-      if (file && current.media) await this.removeMedia(current.media);
-      return { message, msg: 'Template berhasil diperbarui.' };
-    } catch (err) {
-      if (file) await rm(file.path, { force: true });
-      throw err;
-    }
+  /** An edit; new media replaces the old file, which goes once the row points at the new one. */
+  async update(id: number, input: TemplateUpdateInput, file: Express.Multer.File | undefined) {
+    const current = await this.repo.find(id);
+    if (!current) throw notFound('Template not found');
+    const fields = this.fields({
+      ...input,
+      button: input.button ?? current.button,
+      status: input.status ?? current.status,
+    });
+    const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : current.media;
+    if (!fields.text_wa && !media)
+      throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
+    const message = await this.repo.update(id, { ...fields, media });
+    if (file && current.media) await this.removeMedia(current.media);
+    return { message, msg: 'Template berhasil diperbarui.' };
   }
 
   async remove(id: number) {
@@ -112,10 +112,10 @@ export class TemplatesService {
         }
         const media = typeof v.media === 'string' && /^(https?:\/\/|\/uploads\/)/.test(v.media) ? v.media : null;
         try {
-          const fields = this.fields({
-            ...v,
-            button: Array.isArray(v.button) ? JSON.stringify(v.button) : v.button,
-          });
+          // an item of the file, not a request body: a bad one is skipped with its reason
+          const fields = this.fields(
+            parse(templateFields, { ...v, button: Array.isArray(v.button) ? JSON.stringify(v.button) : v.button }),
+          );
           if (!fields.text_wa && !media) {
             skip('Isi caption atau pilih media.');
             continue;
@@ -131,8 +131,7 @@ export class TemplatesService {
     }
     if (count === 0) throw badRequest('The file is empty.');
     // all or nothing: a file that breaks halfway (answered above with 400) saved nothing
-    const created = await this.db.transaction(async (tx) => {
-      const repo = new TemplatesRepo(tx as unknown as Db);
+    const created = await this.transaction(async (repo) => {
       const out: TemplateDto[] = [];
       for (const t of valid) out.push(await repo.insert(t));
       return out;
