@@ -11,6 +11,7 @@ import express, { type Express } from 'express';
 import { signToken } from './auth/tokens';
 import { authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { bulkImport } from './imports/bulk-import';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { BonusRepo } from './modules/bonus/bonus.repo';
@@ -25,10 +26,12 @@ import { MessageLogService } from './modules/messagelog/messagelog.service';
 import { MonitorRepo } from './modules/monitor/monitor.repo';
 import { monitorRoutes } from './modules/monitor/monitor.routes';
 import { MonitorService, type MonitorSources } from './modules/monitor/monitor.service';
+import { PhoneNumbersRepo } from './modules/phone-numbers/phone-numbers.repo';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
-import { PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
+import { PHONE_IMPORT, PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
+import { ProxiesRepo } from './modules/proxies/proxies.repo';
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
-import { ProxiesService } from './modules/proxies/proxies.service';
+import { PROXY_IMPORT, ProxiesService } from './modules/proxies/proxies.service';
 import { SettingsRepo } from './modules/settings/settings.repo';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { SettingsService } from './modules/settings/settings.service';
@@ -122,8 +125,14 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
-  api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(new PhoneNumbersService(deps.db, tmpDir)));
-  api.use('/admin/proxy', requireAuth, proxiesRoutes(new ProxiesService(deps.db, tmpDir)));
+  const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>
+    bulkImport(deps.db, PHONE_IMPORT, file, tmpDir),
+  );
+  api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(phones));
+  const proxies = new ProxiesService(new ProxiesRepo(deps.db), (file) =>
+    bulkImport(deps.db, PROXY_IMPORT, file, tmpDir),
+  );
+  api.use('/admin/proxy', requireAuth, proxiesRoutes(proxies));
   api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(new LevelsRepo(deps.db))));
   api.use('/admin/setting', requireAuth, settingsRoutes(new SettingsService(new SettingsRepo(deps.db))));
   const timezone = deps.timezone ?? DEFAULT_TIMEZONE;

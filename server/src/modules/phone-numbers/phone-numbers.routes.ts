@@ -1,8 +1,15 @@
 import { parse } from '@wa/core/validate';
-import { idParam, PHONE_EXPORT, pageQuery, receiversQuery } from '@wa/shared';
+import {
+  idParam,
+  PHONE_EXPORT,
+  pageQuery,
+  receiversQuery,
+  savePhoneNumberBody,
+  updatePhoneNumberBody,
+} from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireRoles } from '../../http/auth';
+import { allow } from '../../http/auth';
 import { streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import { writeChunk } from '../../imports/write-chunk';
@@ -16,10 +23,10 @@ const exportQuery = z.object({
 export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
   const r = Router();
   // the blaster form's receiver choices: every role that may use send-message/1
-  r.get('/receivers', requireRoles('member', 'admin', 'dev'), async (req, res) => {
+  r.get('/receivers', allow('receivers.read'), async (req, res) => {
     res.json(await phones.receivers(parse(receiversQuery, req.query)));
   });
-  r.use(requireRoles('admin', 'dev'));
+  r.use(allow('catalogue.manage'));
 
   // every number, streamed (the blaster's receiver list; a million rows never sit in memory)
   r.get('/list', async (_req, res) => {
@@ -28,7 +35,7 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
     let after = 0;
     let first = true;
     for (;;) {
-      const page = await phones.repo.after(after, 5000);
+      const page = await phones.after(after);
       if (!page.length || res.destroyed) break;
       await writeChunk(res, (first ? '' : ',') + page.map((p) => JSON.stringify(p)).join(','));
       first = false;
@@ -50,12 +57,12 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
       format,
       filename: PHONE_EXPORT[format],
       columns: PHONE_EXPORT.columns,
-      next: (after) => phones.repo.after(after, 5000),
+      next: (after) => phones.after(after),
       pick: (p) => ({ number: p.number, name: p.name, status: p.status }),
     });
   });
   r.post('/save', async (req, res) => {
-    res.status(201).json(await phones.save(req.body));
+    res.status(201).json(await phones.save(parse(savePhoneNumberBody, req.body ?? {})));
   });
   r.post('/import', async (req, res) => {
     const outcome = await receiveImport(req, (file) => phones.import(file));
@@ -66,7 +73,8 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
     res.json(await phones.get(parse(idParam, req.params.id)));
   });
   r.put('/:id', async (req, res) => {
-    res.json(await phones.update(parse(idParam, req.params.id), req.body));
+    const id = parse(idParam, req.params.id);
+    res.json(await phones.update(id, parse(updatePhoneNumberBody, req.body ?? {})));
   });
   r.delete('/:id', async (req, res) => {
     res.json(await phones.remove(parse(idParam, req.params.id)));

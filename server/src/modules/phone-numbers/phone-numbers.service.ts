@@ -1,21 +1,23 @@
-import type { Db } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import { AppError, notFound } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
-import { parse } from '@wa/core/validate';
 import {
   ACTIVE_STATUSES,
   normalizePhone,
   PAGE_SIZE,
   type PhoneNumberDto,
   type ReceiverDto,
-  savePhoneNumberBody,
-  updatePhoneNumberBody,
+  type savePhoneNumberBody,
+  type updatePhoneNumberBody,
 } from '@wa/shared';
-import { type BulkOutcome, bulkImport } from '../../imports/bulk-import';
+import type { z } from 'zod';
+import type { BulkOutcome } from '../../imports/bulk-import';
 import type { BulkTarget } from '../../imports/bulk-target';
-import { PhoneNumbersRepo } from './phone-numbers.repo';
+import type { PhoneNumbersRepo } from './phone-numbers.repo';
+
+export type SavePhoneNumberInput = z.output<typeof savePhoneNumberBody>;
+export type UpdatePhoneNumberInput = z.output<typeof updatePhoneNumberBody>;
 
 const duplicate = (number: string) =>
   new AppError(409, `Nomor ${number} sudah terdaftar.`, { number: `Nomor ${number} sudah terdaftar.` });
@@ -55,13 +57,15 @@ export const PHONE_IMPORT: BulkTarget = {
 
 /** The rules of the target-number list (§2 Phone numbers, §7 Phone numbers). */
 export class PhoneNumbersService {
-  readonly repo: PhoneNumbersRepo;
-
+  /** `importFile` runs the bulk importer with PHONE_IMPORT (createApp gives it the database and temp folder). */
   constructor(
-    private readonly db: Db,
-    private readonly tmpDir: string,
-  ) {
-    this.repo = new PhoneNumbersRepo(db);
+    private readonly repo: PhoneNumbersRepo,
+    private readonly importFile: (file: ImportFile) => Promise<BulkOutcome>,
+  ) {}
+
+  /** Numbers after `afterId` in id order, a page at a time, for the streamed list and the export. */
+  after(afterId: number, limit = 5000): Promise<PhoneNumberDto[]> {
+    return this.repo.after(afterId, limit);
   }
 
   async listPerPage(page: number, search?: string) {
@@ -75,15 +79,13 @@ export class PhoneNumbersService {
     return { phoneNumber };
   }
 
-  async save(body: unknown) {
-    const input = parse(savePhoneNumberBody, body ?? {});
+  async save(input: SavePhoneNumberInput) {
     const phoneNumber = await this.repo.insert(input.number, input.name);
     if (!phoneNumber) throw duplicate(input.number);
     return { phoneNumber, msg: 'Nomor berhasil disimpan.' };
   }
 
-  async update(id: number, body: unknown) {
-    const input = parse(updatePhoneNumberBody, body ?? {});
+  async update(id: number, input: UpdatePhoneNumberInput) {
     if (!(await this.repo.find(id))) throw notFound('Phone number not found');
     if (input.number) {
       const other = await this.repo.findByNumber(input.number);
@@ -118,6 +120,6 @@ export class PhoneNumbersService {
   }
 
   import(file: ImportFile): Promise<BulkOutcome> {
-    return bulkImport(this.db, PHONE_IMPORT, file, this.tmpDir);
+    return this.importFile(file);
   }
 }

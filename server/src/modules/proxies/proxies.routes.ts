@@ -1,8 +1,8 @@
 import { parse } from '@wa/core/validate';
-import { idParam, PROXY_EXPORT, pageQuery } from '@wa/shared';
+import { idParam, PROXY_EXPORT, pageQuery, saveProxyBody, updateProxyBody } from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireRoles } from '../../http/auth';
+import { allow } from '../../http/auth';
 import { streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import type { ProxiesService } from './proxies.service';
@@ -14,8 +14,8 @@ const exportQuery = z.object({
 /** §7 Proxy: /api/admin/proxy/… (admin and dev). */
 export function proxiesRoutes(proxies: ProxiesService): Router {
   const r = Router();
-  r.use(requireRoles('admin', 'dev'));
-  const all = (after: number) => proxies.repo.after(after, 5000);
+  r.use(allow('catalogue.manage'));
+  const all = (after: number) => proxies.after(after);
 
   r.get('/list', async (_req, res) => {
     const list = [];
@@ -45,7 +45,7 @@ export function proxiesRoutes(proxies: ProxiesService): Router {
     });
   });
   r.post('/save', async (req, res) => {
-    res.status(201).json(await proxies.save(req.body));
+    res.status(201).json(await proxies.save(parse(saveProxyBody, req.body ?? {})));
   });
   r.post('/import', async (req, res) => {
     const outcome = await receiveImport(req, (file) => proxies.import(file));
@@ -56,7 +56,8 @@ export function proxiesRoutes(proxies: ProxiesService): Router {
     res.json(await proxies.get(parse(idParam, req.params.id)));
   });
   r.put('/:id', async (req, res) => {
-    res.json(await proxies.update(parse(idParam, req.params.id), req.body));
+    const id = parse(idParam, req.params.id);
+    res.json(await proxies.update(id, parse(updateProxyBody, req.body ?? {})));
   });
   r.delete('/:id', async (req, res) => {
     res.json(await proxies.remove(parse(idParam, req.params.id)));

@@ -1,12 +1,14 @@
-import type { Db } from '@wa/core/db/client';
 import { AppError, notFound } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
-import { parse } from '@wa/core/validate';
-import { normalizeProxy, PAGE_SIZE, saveProxyBody, updateProxyBody } from '@wa/shared';
-import { type BulkOutcome, bulkImport } from '../../imports/bulk-import';
+import { normalizeProxy, PAGE_SIZE, type ProxyDto, type saveProxyBody, type updateProxyBody } from '@wa/shared';
+import type { z } from 'zod';
+import type { BulkOutcome } from '../../imports/bulk-import';
 import type { BulkTarget } from '../../imports/bulk-target';
-import { PROXY_INSERT_LOCK, ProxiesRepo } from './proxies.repo';
+import { PROXY_INSERT_LOCK, type ProxiesRepo } from './proxies.repo';
+
+export type SaveProxyInput = z.output<typeof saveProxyBody>;
+export type UpdateProxyInput = z.output<typeof updateProxyBody>;
 
 const duplicate = (value: string) =>
   new AppError(409, `Proxy ${value} sudah terdaftar.`, { value: `Proxy ${value} sudah terdaftar.` });
@@ -33,13 +35,15 @@ export const PROXY_IMPORT: BulkTarget = {
 
 /** The rules of the proxy pool (§2 Proxies, §7 Settings and proxy). */
 export class ProxiesService {
-  readonly repo: ProxiesRepo;
-
+  /** `importFile` runs the bulk importer with PROXY_IMPORT (createApp gives it the database and temp folder). */
   constructor(
-    private readonly db: Db,
-    private readonly tmpDir: string,
-  ) {
-    this.repo = new ProxiesRepo(db);
+    private readonly repo: ProxiesRepo,
+    private readonly importFile: (file: ImportFile) => Promise<BulkOutcome>,
+  ) {}
+
+  /** Proxies after `afterId` in id order, a page at a time, for the list and the export. */
+  after(afterId: number, limit = 5000): Promise<ProxyDto[]> {
+    return this.repo.after(afterId, limit);
   }
 
   async listPerPage(page: number, search?: string) {
@@ -53,15 +57,13 @@ export class ProxiesService {
     return { proxy };
   }
 
-  async save(body: unknown) {
-    const input = parse(saveProxyBody, body ?? {});
+  async save(input: SaveProxyInput) {
     const proxy = await this.repo.insert(input.value);
     if (!proxy) throw duplicate(input.value);
     return { proxy, msg: 'Proxy berhasil disimpan.' };
   }
 
-  async update(id: number, body: unknown) {
-    const input = parse(updateProxyBody, body ?? {});
+  async update(id: number, input: UpdateProxyInput) {
     if (!(await this.repo.find(id))) throw notFound('Proxy not found');
     if (input.value) {
       const other = await this.repo.findByValue(input.value);
@@ -83,6 +85,6 @@ export class ProxiesService {
   }
 
   import(file: ImportFile): Promise<BulkOutcome> {
-    return bulkImport(this.db, PROXY_IMPORT, file, this.tmpDir);
+    return this.importFile(file);
   }
 }
