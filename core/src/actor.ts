@@ -1,13 +1,10 @@
 import type { Role } from '@wa/shared';
-import { forbidden } from './errors';
 
-/** Who is calling: set by `authenticate` from a valid bearer token. */
+/**
+ * Who is calling: set by `authenticate` from a valid bearer token. What an actor may do is the
+ * policy table's (core/src/policy.ts) to say.
+ */
 export interface Actor {
   id: number;
   role: Role;
-}
-
-/** Admin and dev may act on anyone; everybody else only on themselves. */
-export function assertSelfOrStaff(actor: Actor, userId: number, staffRoles: Role[] = ['admin', 'dev']): void {
-  if (actor.id !== userId && !staffRoles.includes(actor.role)) throw forbidden();
 }

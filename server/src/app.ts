@@ -105,6 +105,8 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
+  // the composition root: every repository is built here and handed to its service; services that
+  // own a transaction get a Transaction that binds theirs to it
   const tmpDir = path.join(deps.dataDir, 'tmp');
   const usersRepo = new UsersRepo(deps.db);
   const usersService = new UsersService(usersRepo);
