@@ -99,6 +99,16 @@ function fileSource(dataDir: string): NumberSource {
   };
 }
 
+/** The generators and validators switched on for an account (their holder resumes them). */
+export function runningTools(db: Db, accountId: number): Promise<{ kind: ToolKind; id: number }[]> {
+  return rows<{ kind: ToolKind; id: number }>(
+    db,
+    sql`select 'generator' as kind, id from generators where whatsapp_id = ${accountId} and status = 'generating'
+        union all
+        select 'validator' as kind, id from validators where whatsapp_id = ${accountId} and status = 'validating'`,
+  );
+}
+
 /**
  * One generator's or validator's loop on the host that holds its WhatsApp account: while the
  * row's status says running, check the next number with the account, record the result (and the

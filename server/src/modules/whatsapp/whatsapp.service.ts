@@ -6,8 +6,9 @@ import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import type { EventBus } from '@wa/core/realtime/bus';
+import type { DeviceCommandMap, DeviceOp, DeviceReply } from '@wa/core/realtime/device-commands';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
-import { callDevice, type DeviceReply, NoHolderError } from '@wa/core/realtime/rpc';
+import { type CallOptions, callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import { parse } from '@wa/core/validate';
 import {
   ALL_USERS,
@@ -127,13 +128,13 @@ export class WhatsappService {
   }
 
   /** Asks the device's holder, which only answers the device's owner (or admin and dev). */
-  private async ask(
+  private ask<Op extends DeviceOp>(
     actor: Actor,
     deviceId: string,
-    op: Parameters<typeof callDevice>[2],
-    args: Record<string, unknown>,
-    opts: Parameters<typeof callDevice>[4],
-  ): Promise<DeviceReply> {
+    op: Op,
+    args: DeviceCommandMap[Op]['args'],
+    opts: CallOptions,
+  ): Promise<DeviceReply<Op>> {
     return callDevice(this.bus, deviceId, op, { ...args, userId: actor.id, privileged: isPrivileged(actor) }, opts);
   }
 
@@ -149,7 +150,7 @@ export class WhatsappService {
         { timeoutMs: this.opts.qrTimeoutMs ?? QR_TIMEOUT_MS, retry: true },
       );
       if (!r.ok) throw replyError(r);
-      return { qr: (r.data.qr as string | null) ?? null, code: (r.data.code as string | null) ?? null };
+      return { qr: r.data.qr, code: r.data.code };
     } catch (err) {
       if (err instanceof NoHolderError) throw new AppError(504, 'Request timed out');
       throw err;
@@ -175,7 +176,7 @@ export class WhatsappService {
         { timeoutMs: acc ? 2000 : HOLDER_TIMEOUT_MS, retry: !acc },
       );
       if (!r.ok) throw replyError(r);
-      return { state: String(r.data.state ?? 'unknown') };
+      return { state: r.data.state };
     } catch (err) {
       if (err instanceof NoHolderError) return { state: acc?.state ?? 'unknown' };
       throw err;
@@ -214,7 +215,7 @@ export class WhatsappService {
     if (!login) throw badRequest(LOGIN_GONE);
     const userId = this.ownerFor(actor, b.user_id ?? login.userId);
     // the holder knows the account that really logged in; a browser cannot claim another one
-    let state: DeviceReply;
+    let state: DeviceReply<'state'>;
     try {
       state = await this.ask(actor, b.clientid, 'state', {}, { timeoutMs: HOLDER_TIMEOUT_MS, retry: true });
     } catch (err) {
@@ -222,12 +223,7 @@ export class WhatsappService {
       throw err;
     }
     if (!state.ok) throw replyError(state);
-    const info = (state.data.info ?? null) as {
-      phonenumber: string;
-      pushname: string;
-      server: string;
-      serialized: string;
-    } | null;
+    const { info } = state.data;
     if (!info || state.data.state !== 'connected') throw badRequest('The account is not logged in yet.');
     const phonenumber = normalizePhone(info.phonenumber) ?? info.phonenumber;
     const fields = {
@@ -354,7 +350,7 @@ export class WhatsappService {
     let state: WhatsappState = 'disconnected';
     try {
       const r = await callDevice(this.bus, acc.clientid, 'activate', { privileged: true }, { timeoutMs: 2000 });
-      if (r.ok) state = String(r.data.state ?? state) as WhatsappState;
+      if (r.ok) state = r.data.state;
     } catch {
       // no worker holds it right now: the sweep restores it and its state follows
     }

@@ -1,0 +1,150 @@
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import type { Db } from '@wa/core/db/client';
+import type { ToolKind } from '@wa/core/db/tool-tables';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { publishToAdmins, publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
+import { BlastRunner } from './blast';
+import { emitFor, type LiveSession } from './live-session';
+
+/** The account the loops run for, as its session knows it (`accountId` is set once it is saved). */
+export type LoopAccount = Pick<LiveSession, 'deviceId' | 'userId' | 'accountId' | 'session'>;
+
+import { SendRunner } from './send';
+import { hasUnfinishedSend } from './send.repo';
+import { runningTools, ToolRunner } from './tools';
+
+export interface LoopDeps {
+  db: Db;
+  bus: EventBus;
+  log: Logger;
+  /** DATA_DIR, where template media and validator files live */
+  dataDir: string;
+  /** milliseconds in one interval "second" (1000; tests shorten it) */
+  secondMs: number;
+}
+
+/**
+ * The loops a holder runs for one account (its blast, its one-off sends, the generators and
+ * validators that check numbers with it), made when first started. The rows are their switches:
+ * a loop reads its row before every step, so starting one here only wakes it.
+ */
+export class AccountLoops {
+  private blast: BlastRunner | null = null;
+  private sends: SendRunner | null = null;
+  /** by `${kind}:${id}` */
+  private readonly tools = new Map<string, ToolRunner>();
+
+  constructor(
+    private readonly deps: LoopDeps,
+    private readonly live: LoopAccount,
+  ) {}
+
+  /** A saved account's id (the loops of an unsaved login are refused before they get here). */
+  private get accountId(): number {
+    if (this.live.accountId === null) throw new Error(`${this.live.deviceId} is not saved yet`);
+    return this.live.accountId;
+  }
+
+  startBlast(): void {
+    this.blast ??= new BlastRunner(
+      {
+        db: this.deps.db,
+        log: this.deps.log,
+        emit: (event, payload, admins) => emitFor(this.deps.bus, this.live, event, payload, admins),
+        emitAdmins: (event, payload) => publishToAdmins(this.deps.bus, event, payload),
+        dataDir: this.deps.dataDir,
+        secondMs: this.deps.secondMs,
+      },
+      { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
+    );
+    this.blast.start();
+  }
+
+  async stopBlast(graceMs?: number): Promise<void> {
+    await this.blast?.stop(graceMs);
+  }
+
+  startSends(): void {
+    this.sends ??= new SendRunner(
+      {
+        db: this.deps.db,
+        log: this.deps.log,
+        emit: (event, payload) => emitFor(this.deps.bus, this.live, event, payload),
+        secondMs: this.deps.secondMs,
+      },
+      { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
+    );
+    this.sends.start();
+  }
+
+  private tool(kind: ToolKind, id: number): ToolRunner {
+    const key = `${kind}:${id}`;
+    let runner = this.tools.get(key);
+    if (!runner) {
+      runner = new ToolRunner(
+        {
+          db: this.deps.db,
+          log: this.deps.log,
+          // a tool's events go to the tool's owner, who may not own the account
+          emit: (userId, event, payload) => publishToOwnerAndAdmins(this.deps.bus, userId, event, payload),
+          dataDir: this.deps.dataDir,
+          secondMs: this.deps.secondMs,
+        },
+        kind,
+        id,
+        { deviceId: this.live.deviceId, session: this.live.session },
+      );
+      this.tools.set(key, runner);
+    }
+    return runner;
+  }
+
+  startTool(kind: ToolKind, id: number): void {
+    this.tool(kind, id).start();
+  }
+
+  async stopTool(kind: ToolKind, id: number, graceMs?: number): Promise<void> {
+    await this.tools.get(`${kind}:${id}`)?.stop(graceMs);
+  }
+
+  /** Stops every loop after its step in flight (at most `graceMs` each, 15 s by default). */
+  async stopAll(graceMs?: number): Promise<void> {
+    await Promise.all([
+      this.blast?.stop(graceMs),
+      this.sends?.stop(graceMs),
+      ...[...this.tools.values()].map((t) => t.stop(graceMs)),
+    ]);
+  }
+
+  /** The session is gone: every loop stops and is forgotten (what still says 'sending' resumes elsewhere). */
+  async close(): Promise<void> {
+    await this.stopAll();
+    this.blast = null;
+    this.sends = null;
+    this.tools.clear();
+  }
+
+  /**
+   * A connected account whose blast, one-off sends, generators or validators are still switched on
+   * (its last holder died, or the connection came back after a rebuild) carries on with them.
+   * `current` says whether this session is still the one held for the device.
+   */
+  async resume(current: () => boolean): Promise<void> {
+    if (this.live.accountId === null) return;
+    const accountId = this.live.accountId;
+    const row = await new AccountsRepo(this.deps.db).runSwitches(accountId);
+    if (!current()) return;
+    if (row?.status === 'sending' && !row.suspended && !this.blast?.active) {
+      this.deps.log.info({ deviceId: this.live.deviceId }, 'resuming blast');
+      this.startBlast();
+    }
+    if (!row?.suspended && !this.sends?.active && (await hasUnfinishedSend(this.deps.db, accountId))) {
+      this.startSends();
+    }
+    for (const t of await runningTools(this.deps.db, accountId)) {
+      const runner = this.tool(t.kind, t.id);
+      if (!runner.active) runner.start();
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import type { DeviceArgs, DeviceOp, DeviceReply, DeviceRequest } from '@wa/core/realtime/device-commands';
+import { SendError } from '../drivers/types';
+import type { HeldState, LiveSession } from './live-session';
+import type { SessionRegistry } from './session-registry';
+
+/** Answers one request: `reply` publishes to the caller's reply channel. */
+type DeviceHandler<Op extends DeviceOp> = (
+  reg: SessionRegistry,
+  entry: LiveSession,
+  args: DeviceArgs<Op>,
+  reply: (r: DeviceReply<Op>) => Promise<void>,
+) => Promise<void>;
+
+/** The session's own state; the last one it reported when the driver cannot say. */
+const currentState = (entry: LiveSession): Promise<HeldState> => entry.session.getState().catch(() => entry.state);
+
+/** Refuses a loop on an account whose session is not connected right now. */
+const notConnected = (entry: LiveSession, state: HeldState) => ({
+  ok: false as const,
+  error: `${entry.info?.phonenumber ?? entry.deviceId} is ${state}`,
+  status: 409,
+});
+
+const NOT_SAVED = { ok: false as const, error: 'This account is not saved yet.' };
+
+/**
+ * The holder's answer to every op of DeviceCommandMap (n8n's pubsub handlers): a table keyed by
+ * op, so an op added to the map without its handler here does not compile.
+ */
+const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
+  async qr(_reg, entry, _args, reply) {
+    const { deviceId } = entry;
+    if (entry.qr || entry.code) return reply({ ok: true, data: { deviceId, qr: entry.qr, code: entry.code } });
+    // already logged in (the phone was quick): nothing to scan, the browser heard `authenticated`
+    if (entry.state === 'connected' || entry.info) {
+      return reply({ ok: true, data: { deviceId, qr: null, code: null, state: 'connected' } });
+    }
+    entry.qrWaiters.push((r) => void reply(r));
+  },
+
+  async state(reg, entry, _args, reply) {
+    const state = reg.isCurrent(entry) ? await currentState(entry) : 'unknown';
+    return reply({ ok: true, data: { state, info: entry.info, workerId: reg.deps.workerId } });
+  },
+
+  async adopt(reg, entry, { accountId }, reply) {
+    if (!Number.isInteger(accountId)) return reply({ ok: false, error: 'accountId is required' });
+    const { accounts, workerId, leaseMs } = reg.deps;
+    entry.accountId = accountId;
+    const state = await currentState(entry);
+    entry.state = state;
+    await accounts.adopt(accountId, workerId, leaseMs, state);
+    return reply({ ok: true, data: { state, workerId } });
+  },
+
+  async send(_reg, entry, { to, text }, reply) {
+    try {
+      const res = await entry.session.sendText(to, text);
+      return reply({ ok: true, data: { id: res.id } });
+    } catch (err) {
+      const code = err instanceof SendError ? err.code : 'failed';
+      return reply({ ok: false, error: `${code}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  },
+
+  async remove(reg, entry, _args, reply) {
+    // a login that was never saved leaves nothing behind; a saved account keeps its session
+    const keepStored = entry.accountId !== null;
+    await reply({ ok: true, data: { deviceId: entry.deviceId } });
+    await reg.drop(entry.deviceId, { keepStored, release: true });
+  },
+
+  async activate(reg, entry, _args, reply) {
+    const state = await currentState(entry);
+    await reg.setState(entry, state === 'suspended' ? 'connected' : state);
+    return reply({ ok: true, data: { state: entry.state } });
+  },
+
+  async blast(_reg, entry, { action }, reply) {
+    if (entry.accountId === null) return reply(NOT_SAVED);
+    if (action === 'stop') {
+      await entry.loops.stopBlast(0);
+      return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'idle' } });
+    }
+    const state = await currentState(entry);
+    if (state !== 'connected') return reply(notConnected(entry, state));
+    entry.loops.startBlast();
+    return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'sending' } });
+  },
+
+  async tool(_reg, entry, args, reply) {
+    if (args.kind === 'send') {
+      // the send-message job's nudge: the account's one-off sends go on here
+      if (entry.accountId === null) return reply(NOT_SAVED);
+      entry.loops.startSends();
+      return reply({ ok: true, data: { deviceId: entry.deviceId } });
+    }
+    const { kind, id, action } = args;
+    if (!Number.isInteger(id)) return reply({ ok: false, error: 'id is required' });
+    if (action === 'stop') {
+      await entry.loops.stopTool(kind, id, 0);
+      return reply({ ok: true, data: { id, status: 'idle' } });
+    }
+    const state = await currentState(entry);
+    if (state !== 'connected') return reply(notConnected(entry, state));
+    entry.loops.startTool(kind, id);
+    return reply({ ok: true, data: { id, status: 'running' } });
+  },
+
+  async reconnect(reg, entry, _args, reply) {
+    await reply({ ok: true, data: { deviceId: entry.deviceId } });
+    await reg.rebuild(entry, null);
+  },
+};
+
+function isRequest(m: unknown): m is DeviceRequest<DeviceOp> {
+  if (!m || typeof m !== 'object') return false;
+  const r = m as Partial<DeviceRequest<DeviceOp>>;
+  return (
+    typeof r.replyTo === 'string' &&
+    typeof r.op === 'string' &&
+    Object.hasOwn(HANDLERS, r.op) &&
+    typeof r.args === 'object' &&
+    r.args !== null
+  );
+}
+
+/**
+ * A request on the device's channel (callDevice). A login in progress, like a saved account,
+ * answers only its owner, or admin and dev; an unknown op gets no answer (the caller times out).
+ */
+export async function onDeviceRequest(reg: SessionRegistry, entry: LiveSession, message: unknown): Promise<void> {
+  if (!isRequest(message)) return;
+  await handle(reg, entry, message);
+}
+
+async function handle<Op extends DeviceOp>(reg: SessionRegistry, entry: LiveSession, req: DeviceRequest<Op>) {
+  const reply = (r: DeviceReply<Op>) => reg.deps.bus.publish(req.replyTo, r);
+  const args = req.args;
+  if (!args.privileged && args.userId !== entry.userId) {
+    return reply({ ok: false, error: 'You are not allowed to do this.', status: 403 });
+  }
+  await HANDLERS[req.op](reg, entry, args, reply);
+}

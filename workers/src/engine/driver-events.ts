@@ -1,0 +1,90 @@
+import type { DriverEvent } from '../drivers/types';
+import type { LiveSession } from './live-session';
+import type { SessionRegistry } from './session-registry';
+
+/** A broken client is rebuilt in place at most this many times in a row. */
+const MAX_REBUILDS = 5;
+
+type EventOf<T extends DriverEvent['type']> = Extract<DriverEvent, { type: T }>;
+
+/**
+ * What a session's driver events do (§4 Account creation flow, WhatsApp account state): the
+ * login's codes reach the create page, the account's state reaches its row and the lists, and a
+ * session that ended or broke is dropped or rebuilt. Events of a session that was replaced meanwhile
+ * (a rebuild) are ignored.
+ */
+export async function onDriverEvent(reg: SessionRegistry, entry: LiveSession, event: DriverEvent): Promise<void> {
+  if (!reg.isCurrent(entry)) return;
+  switch (event.type) {
+    case 'qr':
+    case 'code':
+      return showCode(reg, entry, event);
+    case 'authenticated':
+      entry.qr = null;
+      entry.code = null;
+      // scanned: the browser saves as soon as it hears `authenticated`, however late in its countdown
+      return reg.touch(entry);
+    case 'ready':
+      return ready(reg, entry, event);
+    case 'state':
+      return stateChanged(reg, entry, event);
+    case 'auth_failure':
+      await reg.setState(entry, 'loggedOut');
+      await reg.emit(entry, 'connection.update', {
+        deviceId: entry.deviceId,
+        state: 'loggedOut',
+        message: event.message,
+      });
+      return reg.drop(entry.deviceId, { keepStored: false, release: true });
+    case 'broken':
+      // the client must be rebuilt: restore it from the stored session in place
+      reg.deps.log.warn({ deviceId: entry.deviceId, message: event.message }, 'session broken, rebuilding');
+      return reg.rebuild(entry, MAX_REBUILDS);
+  }
+}
+
+/** A QR or pairing code: waiting `qr` requests get it, and the owner's create page shows it. */
+async function showCode(reg: SessionRegistry, entry: LiveSession, event: EventOf<'qr' | 'code'>): Promise<void> {
+  const { deviceId } = entry;
+  if (event.type === 'qr') entry.qr = event.qr;
+  else entry.code = event.code;
+  if (!entry.codeShown) {
+    entry.codeShown = true;
+    await reg.touch(entry);
+  }
+  const data = { deviceId, qr: entry.qr, code: entry.code };
+  for (const w of entry.qrWaiters) w({ ok: true, data });
+  entry.qrWaiters = [];
+  if (event.type === 'qr') await reg.emit(entry, 'qr', { deviceId, qr: event.qr }, false);
+  else await reg.emit(entry, 'code', { deviceId, code: event.code }, false);
+}
+
+/** Logged in: a saved account's details are refreshed; a login tells its create page to save it. */
+async function ready(reg: SessionRegistry, entry: LiveSession, event: EventOf<'ready'>): Promise<void> {
+  entry.info = event.info;
+  if (entry.accountId !== null) return reg.deps.accounts.recordClientInfo(entry.accountId, event.info);
+  await reg.touch(entry);
+  // §4 Account creation flow: the browser saves the account when it hears this
+  await reg.emit(entry, 'authenticated', { deviceId: entry.deviceId, clientInfo: event.info }, false);
+}
+
+/**
+ * The connection changed: a connected account goes on with its loops, any other state stops
+ * them. A suspension is counted; a logout or a conflict ends the session (it needs a new login).
+ */
+async function stateChanged(reg: SessionRegistry, entry: LiveSession, event: EventOf<'state'>): Promise<void> {
+  const { deviceId } = entry;
+  await reg.setState(entry, event.state);
+  if (event.state === 'connected') await entry.loops.resume(() => reg.isCurrent(entry));
+  else await entry.loops.stopAll(0);
+  if (event.state === 'suspended' && entry.accountId !== null) {
+    const count = await reg.deps.accounts.suspend(entry.accountId);
+    await reg.emit(entry, 'suspended', { deviceId, suspended_count: count, state: 'suspended' });
+    return;
+  }
+  await reg.emit(entry, 'connection.update', { deviceId, state: event.state });
+  if (event.state === 'loggedOut' || event.state === 'conflict') {
+    // the stored session is gone (or unusable): the account needs a new login
+    await reg.drop(deviceId, { keepStored: false, release: true });
+  }
+}

@@ -1,0 +1,180 @@
+import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import type { Db } from '@wa/core/db/client';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { deviceChannel } from '@wa/core/realtime/rpc';
+import type { LiveEvent, LiveEventMap } from '@wa/shared';
+import type { SessionStore, WhatsAppDriver } from '../drivers/types';
+import { AccountLoops } from './account-loops';
+import { onDeviceRequest } from './device-commands';
+import { onDriverEvent } from './driver-events';
+import { emitFor, type HeldState, type LiveSession } from './live-session';
+import type { LoginsRepo } from './logins.repo';
+import { parseProxy } from './proxy';
+import { stopSends } from './send.repo';
+
+export interface RegistryDeps {
+  db: Db;
+  bus: EventBus;
+  driver: WhatsAppDriver;
+  store: SessionStore;
+  log: Logger;
+  accounts: AccountsRepo;
+  logins: LoginsRepo;
+  workerId: string;
+  leaseMs: number;
+  /** how long an unsaved login lives after its last sign of life (see touch) */
+  pendingTtlMs: number;
+  dataDir: string;
+  secondMs: number;
+}
+
+/**
+ * The sessions this process holds, by device id: it starts them (with their driver events and
+ * their device channel wired to the handlers), changes their state, and drops them. The host
+ * decides which sessions to hold; the lease sweeper which accounts are this host's.
+ */
+export class SessionRegistry {
+  private readonly live = new Map<string, LiveSession>();
+  /** set once the host stops: broken sessions are no longer rebuilt */
+  stopped = false;
+
+  constructor(readonly deps: RegistryDeps) {}
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  get(deviceId: string): LiveSession | undefined {
+    return this.live.get(deviceId);
+  }
+
+  sessions(): LiveSession[] {
+    return [...this.live.values()];
+  }
+
+  /** Whether `entry` is still the session held for its device (a rebuild replaces it). */
+  isCurrent(entry: LiveSession): boolean {
+    return this.live.get(entry.deviceId) === entry;
+  }
+
+  /** Unsaved logins running here that came from login jobs. */
+  unsavedLogins(): number {
+    return this.sessions().filter((l) => l.accountId === null && l.counted).length;
+  }
+
+  /**
+   * Starts a session for a device: a login (no account yet), or a saved account restored from its
+   * stored session. A session that does not start is dropped, and its owner hears why.
+   */
+  async start(
+    deviceId: string,
+    userId: number,
+    accountId: number | null,
+    pairingNumber: string | null,
+    proxyValue: string | null,
+    counted = false,
+  ): Promise<void> {
+    const { driver, bus, log, pendingTtlMs } = this.deps;
+    const session = driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue) });
+    const base: Omit<LiveSession, 'loops'> = {
+      deviceId,
+      userId,
+      session,
+      accountId,
+      state: 'unknown',
+      qr: null,
+      code: null,
+      info: null,
+      qrWaiters: [],
+      unsubscribe: async () => {},
+      startedAt: Date.now(),
+      rebuilds: 0,
+      deadline: Date.now() + pendingTtlMs,
+      codeShown: false,
+      counted,
+    };
+    // one object: the loops read the account id the session gets when its login is saved
+    const entry: LiveSession = Object.assign(base, { loops: new AccountLoops(this.deps, base) });
+    this.live.set(deviceId, entry);
+    session.on((event) => {
+      void onDriverEvent(this, entry, event).catch((err) =>
+        log.error({ err, deviceId, event: event.type }, 'session event failed'),
+      );
+    });
+    entry.unsubscribe = await bus.subscribe(deviceChannel(deviceId), (message) => {
+      void onDeviceRequest(this, entry, message).catch((err) => log.error({ err, deviceId }, 'device request failed'));
+    });
+    try {
+      await session.start();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ deviceId, err: message }, 'session did not start');
+      await this.emit(entry, 'error', { deviceId, message });
+      await this.setState(entry, 'disconnected');
+      await this.drop(deviceId, { keepStored: true, release: true });
+    }
+  }
+
+  /**
+   * Stops and forgets a session. An unsaved login ends with it (it stops counting against its
+   * user and the workers), except when the session is rebuilt in place.
+   */
+  async drop(deviceId: string, opts: { keepStored: boolean; release: boolean; rebuild?: boolean }): Promise<void> {
+    const entry = this.live.get(deviceId);
+    if (!entry) return;
+    const { accounts, logins, store, workerId } = this.deps;
+    this.live.delete(deviceId);
+    // the message in flight finishes first; a blast still 'sending' resumes wherever the account goes
+    await entry.loops.close();
+    if (entry.accountId === null && !opts.rebuild) await logins.end(deviceId).catch(() => {});
+    for (const w of entry.qrWaiters) w({ ok: false, error: 'The session was closed.' });
+    entry.qrWaiters = [];
+    await entry.unsubscribe().catch(() => {});
+    await entry.session.destroy().catch(() => {});
+    if (!opts.keepStored) await store.delete(deviceId).catch(() => {});
+    if (opts.release && entry.accountId !== null) await accounts.releaseLease(entry.accountId, workerId);
+  }
+
+  /**
+   * Rebuilds a session in place from its stored session: a broken client (at most `limit` times
+   * in a row, and not while the host stops), or a reconnect someone asked for (`limit` null).
+   */
+  async rebuild(entry: LiveSession, limit: number | null): Promise<void> {
+    const { deviceId, userId, accountId, rebuilds, counted } = entry;
+    await this.setState(entry, 'reconnecting...');
+    await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
+    const again = limit === null || (rebuilds < limit && !this.stopped);
+    await this.drop(deviceId, { keepStored: true, release: false, rebuild: again });
+    if (!again) return;
+    const proxy = accountId === null ? null : await this.deps.accounts.proxyOf(accountId);
+    await this.start(deviceId, userId, accountId, null, proxy, counted);
+    const next = this.live.get(deviceId);
+    if (next && limit !== null) next.rebuilds = rebuilds + 1;
+  }
+
+  /** The session's state, recorded on its account (AccountsRepo.applySessionState keeps a suspension). */
+  async setState(entry: LiveSession, state: HeldState): Promise<void> {
+    entry.state = state;
+    if (entry.accountId === null) return;
+    await this.deps.accounts.applySessionState(entry.accountId, state);
+    // one-off sends end with the connection, as a blast does (a rebuild in place keeps both)
+    if (state !== 'connected' && state !== 'reconnecting...') await stopSends(this.deps.db, entry.accountId);
+  }
+
+  emit<E extends LiveEvent>(entry: LiveSession, event: E, payload: LiveEventMap[E], admins = true): Promise<void> {
+    return emitFor(this.deps.bus, entry, event, payload, admins);
+  }
+
+  /**
+   * An unsaved login showed a sign of life: its first code (the browser's countdown starts there)
+   * or the phone's scan. Later QR refreshes do not count, so a page left open cannot keep a browser
+   * alive forever.
+   */
+  async touch(entry: LiveSession): Promise<void> {
+    if (entry.accountId !== null) return;
+    const { logins, pendingTtlMs } = this.deps;
+    entry.deadline = Date.now() + pendingTtlMs;
+    await logins.extend(entry.deviceId, pendingTtlMs);
+  }
+}
