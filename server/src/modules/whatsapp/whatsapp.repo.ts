@@ -223,6 +223,29 @@ export class WhatsappRepo {
     return p?.value ?? null;
   }
 
+  /** Whether a blast has an active template to send. */
+  async hasActiveTemplate(): Promise<boolean> {
+    const r = await rows<{ id: number }>(
+      this.db,
+      sql`select id from message_templates where status = 'active' limit 1`,
+    );
+    return r.length > 0;
+  }
+
+  /** Whether any target is left to blast (active, never sent to, not claimed). */
+  async hasTargetLeft(): Promise<boolean> {
+    const r = await rows<{ id: number }>(
+      this.db,
+      sql`select id from phone_numbers where status = 'active' and last_sent is null and in_use = 0 limit 1`,
+    );
+    return r.length > 0;
+  }
+
+  /** A device's stored WhatsApp session goes (its account moved to another device). */
+  async forgetStoredSession(deviceId: string): Promise<void> {
+    await this.db.execute(sql`delete from whatsapp_sessions where session_id = ${deviceId}`);
+  }
+
   async latestMessage(whatsappId: number): Promise<Record<string, unknown> | null> {
     const [m] = await rows<Record<string, unknown>>(
       this.db,

@@ -12,16 +12,16 @@ export function whatsappRoutes(wa: WhatsappService): Router {
   const privileged = requireRoles('admin', 'dev');
 
   r.post('/new-client', anyRole, async (req, res) => {
-    res.status(201).json(await wa.newClient(actorOf(req), req.body));
+    res.status(201).json(await wa.logins.newClient(actorOf(req), req.body));
   });
   r.post('/remove-client', anyRole, async (req, res) => {
-    res.json(await wa.removeClient(actorOf(req), req.body));
+    res.json(await wa.logins.removeClient(actorOf(req), req.body));
   });
   r.get('/qr-new-client/:deviceId', anyRole, async (req, res) => {
-    res.json(await wa.qr(actorOf(req), parse(deviceIdParam, req.params.deviceId)));
+    res.json(await wa.logins.qr(actorOf(req), parse(deviceIdParam, req.params.deviceId)));
   });
   r.get('/client-state/:deviceId', anyRole, async (req, res) => {
-    res.json(await wa.clientState(actorOf(req), parse(deviceIdParam, req.params.deviceId)));
+    res.json(await wa.logins.clientState(actorOf(req), parse(deviceIdParam, req.params.deviceId)));
   });
   r.get('/listen-message-created/:id', anyRole, async (req, res) => {
     res.json(await wa.latestMessage(actorOf(req), parse(idParam, req.params.id)));
@@ -30,7 +30,7 @@ export function whatsappRoutes(wa: WhatsappService): Router {
     res.json(await wa.sends.send(actorOf(req), req.body));
   });
   r.post('/save', anyRole, async (req, res) => {
-    res.status(201).json(await wa.save(actorOf(req), req.body));
+    res.status(201).json(await wa.logins.save(actorOf(req), req.body));
   });
   r.get('/list', privileged, async (_req, res) => {
     res.json(await wa.listAll());
