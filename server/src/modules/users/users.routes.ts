@@ -13,15 +13,15 @@ export function usersRoutes(
   const r = Router();
   const membersList = allow('users.list');
 
-  r.get('/members', membersList, async (_req, res) => {
-    res.json(await users.members());
+  r.get('/members', membersList, async (req, res) => {
+    res.json(await users.members(actorOf(req)));
   });
   r.get('/members-per-page', membersList, async (req, res) => {
     const q = parse(membersQuery, req.query);
-    res.json(await users.membersPerPage(q.page, q.search, q.status));
+    res.json(await users.membersPerPage(actorOf(req), q.page, q.search, q.status));
   });
-  r.get('/active', membersList, async (_req, res) => {
-    res.json(await users.activeCount());
+  r.get('/active', membersList, async (req, res) => {
+    res.json(await users.activeCount(actorOf(req)));
   });
   r.get('/referral-per-page', allow('referral.read'), async (req, res) => {
     const { page } = parse(pageQuery, req.query);

@@ -149,6 +149,15 @@ describe('reading users', () => {
     expect((await refused(users.get(as(DEV, 'dev'), 99))).status).toBe(404);
   });
 
+  it('the member list is for admin and dev only', async () => {
+    expect((await users.members(as(ADMIN, 'admin'))).users.map((u) => u.id)).toEqual([MEMBER, OTHER_MEMBER]);
+    expect((await users.membersPerPage(as(DEV, 'dev'), 1)).meta.total).toBe(2);
+    for (const actor of [as(MEMBER, 'member'), as(STAFF, 'staff')]) {
+      expect((await refused(users.members(actor))).status).toBe(403);
+      expect((await refused(users.activeCount(actor))).status).toBe(403);
+    }
+  });
+
   it('referrals: a member their own whatever they ask; admin and dev anyone’s or all; staff none', async () => {
     expect((await users.referralsPerPage(as(MEMBER, 'member'), 1)).list.map((r) => r.id)).toEqual([OTHER_MEMBER]);
     expect((await refused(users.referralsPerPage(as(OTHER_MEMBER, 'member'), 1, MEMBER))).status).toBe(403);

@@ -81,11 +81,14 @@ export class UsersService {
     return { blast_fee: user.blast_fee };
   }
 
-  async members() {
+  /** §6: only admin and dev load the member list (and its pages and the active count). */
+  async members(actor: Actor) {
+    assertCan(actor, 'users.list');
     return { users: await this.repo.listMembers() };
   }
 
-  async membersPerPage(page: number, search?: string, status?: 'active' | 'inactive') {
+  async membersPerPage(actor: Actor, page: number, search?: string, status?: 'active' | 'inactive') {
+    assertCan(actor, 'users.list');
     const { total, data } = await this.repo.membersPage({
       search,
       status,
@@ -95,7 +98,8 @@ export class UsersService {
     return { data, meta: pageMeta(page, total) };
   }
 
-  async activeCount() {
+  async activeCount(actor: Actor) {
+    assertCan(actor, 'users.list');
     return { count: await this.repo.activeMembers() };
   }
 
