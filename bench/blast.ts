@@ -4,7 +4,10 @@
 // N accounts blast concurrently from a table of TARGETS numbers; nothing may be sent twice.
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/blast.ts
 //   npx tsx bench/blast.ts                        # embedded PGlite
-// BENCH_ACCOUNTS (20), BENCH_TARGETS (1000000), BENCH_SECONDS (15)
+// BENCH_ACCOUNTS (20), BENCH_TARGETS (1000000), BENCH_SECONDS (15), BENCH_OPTOUT (0.1: the share of
+// targets opted out, spread through the table, which every claim must pass over)
+// Yardstick, measured in the same run: how many empty transactions a second the same database
+// takes from as many concurrent callers as there are accounts (its round-trip limit here).
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { rows } from '../core/src/db/client';
@@ -25,6 +28,24 @@ if (process.env.BENCH_DATABASE_URL) {
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const OPTOUT = Number(process.env.BENCH_OPTOUT ?? 0.1);
+
+/** Empty transactions a second from `clients` concurrent callers for `ms`: the database's own pace. */
+async function yardstick(db: Parameters<typeof rows>[0], clients: number, ms: number): Promise<number> {
+  let done = 0;
+  const end = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+        });
+        done++;
+      }
+    }),
+  );
+  return Math.round(done / (ms / 1000));
+}
 
 async function main() {
   const h = await startWaHarness({ blastSecondMs: 1 });
@@ -35,6 +56,11 @@ async function main() {
   await db.execute(sql`insert into message_templates (text, text_wa, status) values ('Halo', 'Halo {name}', 'active')`);
   await db.execute(sql`insert into phone_numbers (number, name)
     select '62877' || lpad(g::text, 9, '0'), 'T' || g from generate_series(1, ${TARGETS}) g`);
+  if (OPTOUT > 0) {
+    // account safety: opted-out numbers stay in the table and every claim must skip them
+    const every = Math.max(1, Math.round(1 / OPTOUT));
+    await db.execute(sql`update phone_numbers set status = 'optout' where id % ${every} = 0`);
+  }
   await db.execute(sql`update users set blast_fee = 100, blast_interval_min = 0, blast_interval_max = 0`);
   await db.execute(sql`analyze phone_numbers`);
 
@@ -63,26 +89,32 @@ async function main() {
       .send({ whatsappClientId: clientid });
   }
   await new Promise((r) => setTimeout(r, 500));
-  const [check] = await rows<{ twice: number; pending: number; paid: number; logs: number }>(
+  const [check] = await rows<{ twice: number; pending: number; paid: number; logs: number; optout: number }>(
     db,
     sql`select (select count(*)::int from (select phone_number_id from message_logs group by 1 having count(*) > 1) d) as twice,
                (select count(*)::int from message_logs where status = 'pending') as pending,
                (select coalesce(sum(income), 0)::bigint from whatsapp_accounts) as paid,
-               (select count(*)::int from message_logs where status = 'success') as logs`,
+               (select count(*)::int from message_logs where status = 'success') as logs,
+               (select count(*)::int from message_logs l join phone_numbers p on p.id = l.phone_number_id
+                 where p.status = 'optout') as optout`,
   );
   console.log(
     JSON.stringify({
       database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
       accounts: ACCOUNTS,
       targets: TARGETS,
+      optedOut: OPTOUT,
       seconds: Number(secs.toFixed(1)),
       messagesPerSecond: Math.round((n1 - n0) / secs),
       processCpuPercent: Math.round(((cpu.user + cpu.system) / 1000 / (secs * 1000)) * 100),
       sentTwice: check?.twice,
       pendingAfterStop: check?.pending,
+      optedOutSentTo: check?.optout,
       paidMatchesLog: Number(check?.paid) === (check?.logs ?? -1) * 100,
     }),
   );
+  const dbTxPerSecond = await yardstick(db, ACCOUNTS, 5000);
+  console.log(JSON.stringify({ yardstick: 'empty transactions/s, same database and concurrency', dbTxPerSecond }));
   await h.close();
 }
 

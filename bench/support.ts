@@ -34,7 +34,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/src/main.ts'],
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'app/src/main.ts'],
     {
       cwd: ROOT,
       env: {

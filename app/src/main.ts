@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, resolveJwtSecret } from '@wa/core/config';
+import { loadConfigOrExit, resolveJwtSecret } from '@wa/core/config';
 import { openDatabase } from '@wa/core/db/client';
 import { createInfra } from '@wa/core/jobs/index';
 import { createLogger } from '@wa/core/logger';
@@ -11,16 +11,7 @@ import { attachHub } from '@wa/server/realtime/hub';
 
 /** config → migrate → bootstrap → listen. */
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
@@ -48,7 +39,7 @@ async function main() {
   // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
   let engine: { close(): Promise<void>; host: { workerId: string; states(): Record<string, string> } } | null = null;
   if (!config.redisUrl) {
-    // the composition root is the one place the API loads the engine (workers depends on server)
+    // the composition root is the one place the API process loads the engine (the server package never imports it)
     const { startEngine } = await import('@wa/workers');
     engine = await startEngine({ config, db: database.db, queue, bus, log, exclusive: true });
     await queue.start();
@@ -65,10 +56,12 @@ async function main() {
     queue,
     timezone: config.timezone,
     trustProxy: config.trustProxy,
+    importTuning: config.imports,
     // the hub is attached just below, before the first request can arrive
     monitor: {
       engine: host ? () => ({ workerId: host.workerId, sessions: host.states() }) : undefined,
       hub: () => hub.inspect(),
+      simulator: config.waDriver === 'sim',
     },
   });
   const server = app.listen(config.port, () => {

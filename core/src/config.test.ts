@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config';
+import { DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG } from './config-engine';
 
 describe('loadConfig', () => {
   it('has working defaults for every variable', () => {
@@ -103,5 +104,103 @@ describe('resolveJwtSecret', () => {
 
   it('prefers JWT_SECRET', () => {
     expect(resolveJwtSecret(loadConfig({ JWT_SECRET: 'x'.repeat(20) }))).toBe('x'.repeat(20));
+  });
+});
+
+describe('engine, simulator and import tuning', () => {
+  it('has the defaults the engine, the simulator and the importer used before', () => {
+    const c = loadConfig({});
+    expect(c.engine).toEqual(DEFAULT_ENGINE_SETTINGS);
+    expect(c.engine).toEqual({
+      leaseMs: 30_000,
+      sweepMs: 10_000,
+      blastSecondMs: 1000,
+      loginTtlMs: 120_000,
+      workerMaxLogins: 20,
+    });
+    expect(c.sim).toEqual(DEFAULT_SIM_CONFIG);
+    expect(c.sim).toEqual({
+      seed: 1,
+      pairDelayMs: 3000,
+      sendFailRate: 0.05,
+      sendLatencyMs: [50, 200],
+      restoreDelayMs: 300,
+      qrRefreshMs: 20000,
+      registeredRate: 0.9,
+      deliverRate: 0.95,
+      readRate: 0.6,
+      ackDelayMs: 1000,
+    });
+    expect(c.imports).toEqual({ rebuildMinRows: 100_000, directMaxExisting: 200_000, profile: false });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      WA_LEASE_MS: '6000',
+      WA_SWEEP_MS: '2000',
+      WA_BLAST_SECOND_MS: '5',
+      WA_LOGIN_TTL_MS: '9000',
+      WA_WORKER_MAX_LOGINS: '3',
+      SIM_SEED: '99',
+      SIM_PAIR_DELAY_MS: '10',
+      SIM_SEND_FAIL_RATE: '0.5',
+      SIM_SEND_LATENCY_MS: ' 5 - 9 ',
+      SIM_RESTORE_DELAY_MS: '0',
+      SIM_QR_REFRESH_MS: '100',
+      SIM_REGISTERED_RATE: '1',
+      SIM_DELIVER_RATE: '0.5',
+      SIM_READ_RATE: '0.25',
+      SIM_ACK_DELAY_MS: '20',
+      IMPORT_REBUILD_MIN_ROWS: '1',
+      IMPORT_DIRECT_MAX_EXISTING: '-1',
+      IMPORT_PROFILE: '1',
+    });
+    expect(c.engine).toEqual({ leaseMs: 6000, sweepMs: 2000, blastSecondMs: 5, loginTtlMs: 9000, workerMaxLogins: 3 });
+    expect(c.sim).toEqual({
+      seed: 99,
+      pairDelayMs: 10,
+      sendFailRate: 0.5,
+      sendLatencyMs: [5, 9],
+      restoreDelayMs: 0,
+      qrRefreshMs: 100,
+      registeredRate: 1,
+      deliverRate: 0.5,
+      readRate: 0.25,
+      ackDelayMs: 20,
+    });
+    expect(c.imports).toEqual({ rebuildMinRows: 1, directMaxExisting: -1, profile: true });
+    expect(loadConfig({ SIM_SEND_LATENCY_MS: '7' }).sim.sendLatencyMs).toEqual([7, 7]);
+  });
+
+  it.each([
+    ['WA_LEASE_MS', '0'],
+    ['WA_SWEEP_MS', 'often'],
+    ['WA_WORKER_MAX_LOGINS', '2.5'],
+    ['WA_LOGIN_TTL_MS', '-1'],
+    ['SIM_SEND_FAIL_RATE', '2'],
+    ['SIM_SEND_FAIL_RATE', '-0.1'],
+    ['SIM_REGISTERED_RATE', 'lots'],
+    ['SIM_DELIVER_RATE', '1.5'],
+    ['SIM_ACK_DELAY_MS', '-1'],
+    ['SIM_SEED', '1.5'],
+    ['SIM_SEED', 'abc'],
+    ['SIM_PAIR_DELAY_MS', '-5'],
+    ['SIM_RESTORE_DELAY_MS', 'soon'],
+    ['SIM_QR_REFRESH_MS', '0'],
+    ['SIM_SEND_LATENCY_MS', '200-50'],
+    ['SIM_SEND_LATENCY_MS', 'fast'],
+    ['SIM_SEND_LATENCY_MS', '1-2-3'],
+    ['IMPORT_REBUILD_MIN_ROWS', '0'],
+    ['IMPORT_DIRECT_MAX_EXISTING', '-2'],
+  ])('refuses %s=%s, naming the variable and the value', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([expect.stringContaining(name)]);
+    expect((error as ConfigError).problems[0]).toContain(`"${value}"`);
   });
 });

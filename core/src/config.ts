@@ -3,6 +3,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '@wa/shared';
+import {
+  type EngineSettings,
+  type ImportTuning,
+  readEngineSettings,
+  readImportTuning,
+  readSimConfig,
+  type SimConfig,
+} from './config-engine';
 
 /**
  * Every environment variable the product reads, in one place. All are optional; a bad value
@@ -39,6 +47,12 @@ export interface Config {
   webDist: string;
   /** APP_TIMEZONE: the IANA zone whose calendar day "today" means on the dashboard (Asia/Jakarta). */
   timezone: string;
+  /** WA_LEASE_MS, WA_SWEEP_MS, WA_BLAST_SECOND_MS, WA_LOGIN_TTL_MS, WA_WORKER_MAX_LOGINS: the session host */
+  engine: EngineSettings;
+  /** SIM_*: the simulator driver (WA_DRIVER=sim) */
+  sim: SimConfig;
+  /** IMPORT_*: where the bulk importer switches paths */
+  imports: ImportTuning;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +73,17 @@ function isTimeZone(zone: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The entry points' first step: the configuration, or the list of problems on stderr and exit 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
   }
 }
 
@@ -136,6 +161,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!isTimeZone(timezone))
     problems.push(`APP_TIMEZONE must be an IANA time zone like Asia/Jakarta (got "${timezone}")`);
 
+  const engine = readEngineSettings(env, problems);
+  const sim = readSimConfig(env, problems);
+  const imports = readImportTuning(env, problems);
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -154,6 +183,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     webDist: path.resolve(str('WEB_DIST') ?? path.join(repoRoot, 'web/dist')),
     timezone,
+    engine,
+    sim,
+    imports,
   };
 }
 

@@ -94,7 +94,7 @@ describe('the policy table against §6', () => {
     expect(ROLES.filter((role) => canForAnyone(actor(role), 'tool.manage'))).toEqual(['dev']);
   });
 
-  it('WhatsApp accounts: owners and admin/dev read; Start/Stop Blast and Reconnect for members and dev; activation for admin and dev', () => {
+  it('WhatsApp accounts: owners and admin/dev read; Start/Stop Blast and Reconnect for members and dev; activation and lifting a pause for admin and dev', () => {
     expect(who('account.read', mine)).toEqual([...ROLES]);
     expect(who('account.read', theirs)).toEqual(['dev', 'admin']);
     expect(who('account.list-all')).toEqual(['dev', 'admin']);
@@ -102,8 +102,11 @@ describe('the policy table against §6', () => {
     expect(who('account.blast', theirs)).toEqual(['dev']);
     expect(who('account.reconnect', theirs)).toEqual(['dev']);
     expect(who('account.activate')).toEqual(['dev', 'admin']);
+    expect(who('account.lift-pause')).toEqual(['dev', 'admin']);
     expect(who('account.status')).toEqual(['dev', 'admin']);
     expect(who('account.send')).toEqual(['member', 'dev', 'admin']);
+    expect(who('account.send', theirs)).toEqual(['dev', 'admin']);
+    expect(who('account.send-any-number')).toEqual(['dev', 'admin']);
     expect(who('account.create-login', theirs)).toEqual(['dev', 'admin']);
   });
 

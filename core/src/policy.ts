@@ -69,13 +69,17 @@ export const POLICY = {
   'account.create-login': { any: ADMIN_DEV, own: ['member', 'staff'] },
   /** interval and reset */
   'account.edit': { any: ADMIN_DEV, own: ['member', 'staff'] },
-  /** send-message/1 (the blaster form) */
+  /** send-message/1 (the blaster form): members from their own accounts, admin and dev from any */
   'account.send': { any: ADMIN_DEV, own: ['member'] },
+  /** send-message/1 to any numbers (up to SEND_CAPS); the others only to the active target numbers */
+  'account.send-any-number': { any: ADMIN_DEV },
   /** start and stop a blast: members their own accounts, dev any; admins only see Sending */
   'account.blast': { any: ['dev'], own: ['member'] },
   'account.reconnect': { any: ['dev'], own: ['member'] },
   /** lifting a suspension (while suspended_count is below 3) */
   'account.activate': { any: ADMIN_DEV },
+  /** lift-pause: an account paused after ban signals may blast again */
+  'account.lift-pause': { any: ADMIN_DEV },
   /** setting the run status by hand */
   'account.status': { any: ADMIN_DEV },
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
+import type { ImportTuning } from '@wa/core/config-engine';
 import type { Db } from '@wa/core/db/client';
 import { badRequest } from '@wa/core/errors';
 import { InProcessQueue, type JobQueue } from '@wa/core/jobs/queue';
@@ -24,7 +26,7 @@ import { MessageLogRepo } from './modules/messagelog/messagelog.repo';
 import { messageLogRoutes } from './modules/messagelog/messagelog.routes';
 import { MessageLogService } from './modules/messagelog/messagelog.service';
 import { MonitorRepo } from './modules/monitor/monitor.repo';
-import { monitorRoutes } from './modules/monitor/monitor.routes';
+import { monitorRoutes, simRoutes } from './modules/monitor/monitor.routes';
 import { MonitorService, type MonitorSources } from './modules/monitor/monitor.service';
 import { PhoneNumbersRepo } from './modules/phone-numbers/phone-numbers.repo';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
@@ -48,6 +50,8 @@ import { UsersService } from './modules/users/users.service';
 import { WhatsappRepo } from './modules/whatsapp/whatsapp.repo';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service';
+import { WhatsappLogins } from './modules/whatsapp/whatsapp-login.service';
+import { OneOffSends } from './modules/whatsapp/whatsapp-send.service';
 import { WithdrawRepo } from './modules/withdraw/withdraw.repo';
 import { withdrawRoutes } from './modules/withdraw/withdraw.routes';
 import { WithdrawService } from './modules/withdraw/withdraw.service';
@@ -72,6 +76,8 @@ export interface AppDeps {
   monitor?: MonitorSources;
   /** TRUST_PROXY: Express's `trust proxy`, so the client address is right behind a reverse proxy */
   trustProxy?: boolean | number | string;
+  /** IMPORT_*: where the bulk importer switches paths (DEFAULT_IMPORT_TUNING when absent) */
+  importTuning?: ImportTuning;
 }
 
 /**
@@ -109,7 +115,8 @@ export function createApp(deps: AppDeps): Express {
   // own a transaction get a Transaction that binds theirs to it
   const tmpDir = path.join(deps.dataDir, 'tmp');
   const usersRepo = new UsersRepo(deps.db);
-  const usersService = new UsersService(usersRepo);
+  const bus = deps.bus ?? new InProcessBus();
+  const usersService = new UsersService(usersRepo, bus);
   const authService = new AuthService(usersRepo, usersService, deps.jwtSecret);
   const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.authState(id));
   const signFor = (user: { id: number; role: string; tokenVersion: number }) => signToken(deps.jwtSecret, user);
@@ -128,11 +135,11 @@ export function createApp(deps: AppDeps): Express {
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>
-    bulkImport(deps.db, PHONE_IMPORT, file, tmpDir),
+    bulkImport(deps.db, PHONE_IMPORT, file, tmpDir, deps.importTuning),
   );
   api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(phones));
   const proxies = new ProxiesService(new ProxiesRepo(deps.db), (file) =>
-    bulkImport(deps.db, PROXY_IMPORT, file, tmpDir),
+    bulkImport(deps.db, PROXY_IMPORT, file, tmpDir, deps.importTuning),
   );
   api.use('/admin/proxy', requireAuth, proxiesRoutes(proxies));
   api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(new LevelsRepo(deps.db))));
@@ -159,7 +166,6 @@ export function createApp(deps: AppDeps): Express {
     transaction(deps.db, (tx) => new TemplatesRepo(tx)),
   );
   api.use('/admin/message', requireAuth, templatesRoutes(templates, mediaDir));
-  const bus = deps.bus ?? new InProcessBus();
   const queue = deps.queue ?? new InProcessQueue();
   const accounts = new WhatsappRepo(deps.db);
   const validatorFiles = path.join(deps.dataDir, 'uploads/validators');
@@ -167,13 +173,26 @@ export function createApp(deps: AppDeps): Express {
     const tools = new ToolsService(new ToolsRepo(deps.db, kind), accounts, bus, kind, validatorFiles);
     api.use(`/admin/${kind}`, requireAuth, toolsRoutes(tools));
   }
-  api.use(
-    '/admin/whatsapp',
-    requireAuth,
-    whatsappRoutes(new WhatsappService(deps.db, queue, bus, { qrTimeoutMs: deps.qrTimeoutMs })),
-  );
+  const whatsapp = {
+    accounts: new WhatsappService(accounts, new AccountsRepo(deps.db), bus),
+    logins: new WhatsappLogins(
+      accounts,
+      queue,
+      bus,
+      transaction(deps.db, (tx) => ({ logins: new WhatsappRepo(tx), accounts: new AccountsRepo(tx) })),
+      { qrTimeoutMs: deps.qrTimeoutMs },
+    ),
+    sends: new OneOffSends(
+      accounts,
+      new PhoneNumbersRepo(deps.db),
+      queue,
+      transaction(deps.db, (tx) => new WhatsappRepo(tx)),
+    ),
+  };
+  api.use('/admin/whatsapp', requireAuth, whatsappRoutes(whatsapp));
   const monitor = new MonitorService(new MonitorRepo(deps.db), bus, queue, deps.monitor);
   api.use('/dev/monitor', requireAuth, monitorRoutes(monitor));
+  api.use('/dev/sim', requireAuth, simRoutes(monitor));
   api.use(apiNotFound);
   app.use('/api', api);
   // template media only: validator uploads (members' contact lists, DATA_DIR/uploads/validators) are

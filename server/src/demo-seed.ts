@@ -40,9 +40,11 @@ async function seed(db: Db): Promise<boolean> {
     ('http://10.10.0.1:3128', 'active'), ('http://10.10.0.2:3128', 'active'), ('http://10.10.0.3:3128', 'nonactive')`);
   await db.execute(sql`insert into phone_numbers (number, name, status)
     select '62812' || lpad(g::text, 8, '0'), 'Pelanggan ' || g, 'active' from generate_series(1, 200) g`);
+  // spintax varies each message; the stop button opts a target out (account safety)
   await db.execute(sql`insert into message_templates (media, text, text_wa, button, status) values
-    (null, '<p>Halo <b>{name}</b>, promo spesial untuk nomor {phoneNumber}!</p>',
-     'Halo *{name}*, promo spesial untuk nomor {phoneNumber}!', '[]'::jsonb, 'active')`);
+    (null, '<p>{Halo|Hai|Selamat siang} <b>{name}</b>, {promo spesial|penawaran khusus} untuk nomor {phoneNumber}!</p>',
+     '{Halo|Hai|Selamat siang} *{name}*, {promo spesial|penawaran khusus} untuk nomor {phoneNumber}!',
+     '[{"id":"stop","title":"Berhenti","url":"","type":"stop_button"}]'::jsonb, 'active')`);
   // two accounts of the member, with stored simulator sessions: the engine restores them at start
   const member = ids.member as number;
   for (const [i, phone] of ['6281311110001', '6281311110002'].entries()) {
@@ -70,6 +72,17 @@ async function seed(db: Db): Promise<boolean> {
   return true;
 }
 
+/** How to watch each account-safety rule act on the demo (docs/PRODUCT.md §4 Account safety). */
+const SAFETY_GUIDE = `
+  Account safety: Start Blast as member on /whatsapp, then as dev open
+  /monitor/remote?id=id-1760000000000-100 and use its Simulator buttons:
+    - 'Hapus pesan terakhir': the account is suspended live (rule #1);
+    - 'Kirim balasan' STOP from 6281200000001: that number is opted out (Phone Number, Filter Opt-out);
+    - 'Gagal kirim 5x': the account pauses with its reason; admin or dev may lift it ('Cabut jeda').
+  Each row shows today's messages against the daily cap (30 on an account's first day). Outside
+  08:00–20:00 (APP_TIMEZONE) a blast waits and says until when; Pengaturan → Keamanan Akun sets it.
+`;
+
 /** Seeds the demo data once into the embedded database of `dataDir`. */
 export async function seedDemo(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
@@ -80,7 +93,9 @@ export async function seedDemo(dataDir: string): Promise<void> {
     console.log(
       `\n  WA Blaster demo (WhatsApp simulator)${seeded ? ' — seeded' : ''}\n${DEMO_USERS.map(
         (u) => `    ${u.role.padEnd(7)} ${u.email.padEnd(20)} password: ${DEMO_PASSWORD}`,
-      ).join('\n')}\n  A new account connects by itself about 3 s after its QR or pairing code appears.\n`,
+      ).join(
+        '\n',
+      )}\n  A new account connects by itself about 3 s after its QR or pairing code appears.\n${SAFETY_GUIDE}`,
     );
   } finally {
     await database.close();

@@ -72,6 +72,9 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const ACTIVE_STATUSES = ['active', 'nonactive'] as const;
 export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
+/** A target number's status: 'optout' once the target asked to stop (account safety); never messaged again. */
+export const PHONE_STATUSES = ['active', 'nonactive', 'optout'] as const;
+export type PhoneStatus = (typeof PHONE_STATUSES)[number];
 
 export const PROXY_STATUSES = ['active', 'in use', 'nonactive'] as const;
 export type ProxyStatus = (typeof PROXY_STATUSES)[number];

@@ -52,7 +52,13 @@ export type LiveReceiver = {
  * A blast message counted on its account: `value` is the account's new count. The owner's
  * channel gets the count; client-admin also the target number's row.
  */
-export type AccountCount = DeviceRef & { value: number; income: number; receiver?: LiveReceiver };
+export type AccountCount = DeviceRef & {
+  value: number;
+  income: number;
+  /** blast messages the account sent today, against its daily cap (account safety) */
+  sent_today?: number;
+  receiver?: LiveReceiver;
+};
 
 /** A tool's check counted: `value` is the tool's new count. */
 export type ToolCount = ToolRef & { value: number; progress: number };
@@ -108,6 +114,8 @@ export interface LiveEventMap {
   error_validate: ToolEnd;
   'connection.update': ConnectionUpdate;
   suspended: DeviceRef & { suspended_count: number; state: 'suspended' };
+  /** account safety: ban signals paused the account (its blast ended) until `paused_until`, or the pause was lifted (null) */
+  paused: DeviceRef & { paused_until: string | null; pause_reason: string | null; status: 'idle' };
   reconnecting: DeviceRef & { state: 'reconnecting...' };
   /** a tool's check failed and is tried again: 'Fail, attempting (code)...' */
   attempting: ToolRef & { code: string; value: string; attempt: number };
@@ -117,7 +125,12 @@ export interface LiveEventMap {
     | (DeviceRef & { value: string; sendId: string })
     | (ToolRef & { value: string; progress: number });
   /** seconds until the next message or check, after `value` */
-  waiting: (DeviceRef | ToolRef) & { waitTime: number; value: string };
+  waiting: (DeviceRef | ToolRef) & {
+    waitTime: number;
+    value: string;
+    /** a blast outside its send window or before its scheduled start: it waits until then (ISO) */
+    until?: string;
+  };
   reset: DeviceRef & { state: WhatsappState | null; count_success: number; count_fail: number; income: number };
   update_target: never;
   qr: DeviceRef & { qr: string };
@@ -148,6 +161,7 @@ export const LIVE_EVENTS = everyKey<LiveEvent>()([
   'error_validate',
   'connection.update',
   'suspended',
+  'paused',
   'reconnecting',
   'attempting',
   'progressing',

@@ -1,33 +1,19 @@
 import { sql } from 'drizzle-orm';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../support/factories';
-import { startTestServer, type TestServer } from '../support/server';
-import { launchBrowser, newPage, signInAs } from './support/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useUsers } from '../support/factories';
+import { useTestServer } from '../support/server';
+import { openAs, useBrowser } from './support/browser';
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
-let member: TestUser;
-
+const server = useTestServer();
+const browser = useBrowser();
+const { admin, member } = useUsers(() => server.db, {
+  admin: 'admin',
+  member: { role: 'member', firstname: 'Wulan', lastname: 'Sari' },
+});
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await server.createUser({ role: 'admin' });
-  member = await server.createUser({ role: 'member', firstname: 'Wulan', lastname: 'Sari' });
   for (let i = 0; i < 11; i++) await server.createUser({ role: 'member', firstname: `Anggota${i}` });
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function adminPage(path: string) {
-  const { context, page } = await newPage(browser);
-  await signInAs(context, server, admin);
-  await page.goto(`${server.url}${path}`);
-  return { context, page };
-}
+const adminPage = (path: string) => openAs(browser, server, admin, path);
 
 describe('levels, settings and members screens', () => {
   it('creates and edits a level with the success dialog, refusing bad input first', async () => {

@@ -1,42 +1,21 @@
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../support/factories';
-import { startTestServer, type TestServer } from '../support/server';
-import { launchBrowser, newPage, signInAs } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { useUsers } from '../support/factories';
+import { useTestServer } from '../support/server';
+import { catchDialog, openAs, useBrowser } from './support/browser';
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await server.createUser({ role: 'admin' });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function adminPage(path: string) {
-  const { context, page } = await newPage(browser);
-  await signInAs(context, server, admin);
-  await page.goto(`${server.url}${path}`);
-  return { context, page };
-}
+const server = useTestServer();
+const browser = useBrowser();
+const { admin } = useUsers(() => server.db, { admin: 'admin' });
+const adminPage = (path: string) => openAs(browser, server, admin, path);
 
 describe('phone numbers screens', () => {
   it("shows 'Kosong' before anything is imported, and refuses an empty export", async () => {
     const { context, page } = await adminPage('/phonenumber');
     await expect.poll(() => page.getByText('Kosong').count()).toBe(1);
-    let alerted = '';
-    page.once('dialog', async (d) => {
-      alerted = d.message();
-      await d.dismiss();
-    });
+    const alerted = catchDialog(page);
     await page.getByRole('button', { name: 'Export CSV' }).click();
-    await expect.poll(() => alerted).toBe('No phone numbers to export.');
+    await expect.poll(alerted).toBe('No phone numbers to export.');
     expect(await page.getByTestId('pagination').count()).toBe(0);
     await context.close();
   });
@@ -148,7 +127,7 @@ describe('phone numbers screens', () => {
     await checkbox.uncheck();
     await page.getByRole('button', { name: 'Simpan' }).click();
     await page.waitForURL(`${server.url}/phonenumber`);
-    await expect.poll(() => page.getByText('nonactive').count()).toBe(1);
+    await expect.poll(() => page.locator('tbody').getByText('nonactive', { exact: true }).count()).toBe(1);
     await page.goto(`${server.url}/phonenumber/edit?id=999999`);
     await expect.poll(() => page.getByText('Error: Phone number not found').count()).toBe(1);
     await context.close();

@@ -1,38 +1,21 @@
 import { sql } from 'drizzle-orm';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
-import type { TestUser } from '../support/factories';
-import { startTestServer, type TestServer } from '../support/server';
-import { launchBrowser, newPage, signInAs } from './support/browser';
+import { useUsers } from '../support/factories';
+import { useTestServer } from '../support/server';
+import { catchDialog, openAs, useBrowser } from './support/browser';
 
-let server: TestServer;
-let browser: Browser;
-let dev: TestUser;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  dev = await server.createUser({ role: 'dev' });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const server = useTestServer();
+const browser = useBrowser();
+const { dev } = useUsers(() => server.db, { dev: 'dev' });
 
 describe('proxy screens', () => {
   it('imports proxies with the skipped note, lists them with use counts, edits and deletes', async () => {
-    const { context, page } = await newPage(browser);
-    await signInAs(context, server, dev);
-    await page.goto(`${server.url}/proxy`);
+    const { context, page } = await openAs(browser, server, dev, '/proxy');
     await expect.poll(() => page.getByText('Kosong').count()).toBe(1);
-    let alerted = '';
-    page.once('dialog', async (d) => {
-      alerted = d.message();
-      await d.dismiss();
-    });
+    const alerted = catchDialog(page);
     await page.getByRole('button', { name: 'Export JSON' }).click();
-    await expect.poll(() => alerted).toBe('No proxies to export.');
+    await expect.poll(alerted).toBe('No proxies to export.');
 
     await page.getByRole('button', { name: 'Tambah' }).click();
     const csv = ['value,status', '10.0.0.1:8080,active', '10.0.0.2:8080,active'];
@@ -73,10 +56,8 @@ describe('proxy screens', () => {
     await server.db.execute(sql`insert into proxies (value, status, count_use) values ('10.9.9.9:3128', 'in use', 1)`);
     const [proxy] = await rows<{ id: number }>(server.db, sql`select id from proxies where value = '10.9.9.9:3128'`);
     const id = proxy?.id;
-    const { context, page } = await newPage(browser);
-    await signInAs(context, server, dev);
     // from the list, as a user would: saving goes back to it
-    await page.goto(`${server.url}/proxy`);
+    const { context, page } = await openAs(browser, server, dev, '/proxy');
     await page.locator('tr', { hasText: '10.9.9.9:3128' }).getByRole('link', { name: 'Edit' }).click();
     await page.waitForURL(`${server.url}/proxy/edit?id=${id}`);
     const box = page.locator('input[name=status]');

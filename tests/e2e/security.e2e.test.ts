@@ -1,11 +1,12 @@
 // Issue 8 in the browser: the dashboard's Content-Security-Policy, "Sign out everywhere", and a
 // password change that keeps this browser signed in while it ends the other sessions.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/server';
 import { ShellPage } from './pages/shell.page';
 import { launchBrowser, newPage, signInAs } from './support/browser';
+import { type EngineTestServer, startEngineTestServer } from './support/engine-server';
 
 let server: TestServer;
 let browser: Browser;
@@ -106,6 +107,51 @@ describe('sessions', () => {
     expect(a.page.url()).toBe(`${server.url}/dashboard`);
     await b.page.goto(`${server.url}/dashboard`);
     await b.page.waitForURL(`${server.url}/signin`);
+    await a.context.close();
+    await b.context.close();
+  });
+});
+
+describe('sessions with the live socket open', () => {
+  let live: EngineTestServer;
+  beforeAll(async () => {
+    live = await startEngineTestServer();
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
+
+  it('an open dashboard is signed out without a reload when its token ends; the browser that changed the password stays', async () => {
+    const user = await live.createUser({ role: 'member', firstname: 'Wati' });
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await signInAs(a.context, live, user);
+    await signInAs(b.context, live, user);
+    // B's dashboard holds its socket to the hub; it is neither reloaded nor navigated below
+    const bSocket = b.page.waitForEvent('websocket');
+    await b.page.goto(`${live.url}/dashboard`);
+    await new ShellPage(b.page).title().waitFor();
+    const ws = await bSocket;
+    await a.page.goto(`${live.url}/profile?edit=true`);
+    const form = a.page.getByTestId('profile-edit-form');
+    await form.waitFor();
+    await a.page.fill('input[name=password]', 'brand-new-pass');
+    await a.page.fill('input[name=current_password]', user.password);
+    await a.page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => a.page.getByText('Profil berhasil disimpan.').count()).toBe(1);
+    // B's socket is closed by the hub and B ends on the sign-in page by itself
+    await expect.poll(() => ws.isClosed()).toBe(true);
+    await b.page.waitForURL(`${live.url}/signin`);
+    // A keeps its session with the answer's fresh token, and its own live socket opens with it
+    const aSockets: WebSocket[] = [];
+    a.page.on('websocket', (w) => aSockets.push(w));
+    await a.page.goto(`${live.url}/dashboard`);
+    await new ShellPage(a.page).title().waitFor();
+    // (the first render may close a socket still connecting and open another: one stays open)
+    await expect.poll(() => aSockets.some((w) => !w.isClosed())).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(aSockets.some((w) => !w.isClosed())).toBe(true);
+    expect(a.page.url()).toBe(`${live.url}/dashboard`);
     await a.context.close();
     await b.context.close();
   });

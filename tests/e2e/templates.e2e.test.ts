@@ -1,41 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../support/factories';
-import { startTestServer, type TestServer } from '../support/server';
-import { launchBrowser, newPage, signInAs } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { TINY_PNG, useUsers } from '../support/factories';
+import { useTestServer } from '../support/server';
+import { catchDialog, openAs, useBrowser } from './support/browser';
 
-let server: TestServer;
-let browser: Browser;
-let admin: TestUser;
-
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a0cf0000000049454e44ae426082',
-  'hex',
-);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  admin = await server.createUser({ role: 'admin' });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const server = useTestServer();
+const browser = useBrowser();
+const { admin } = useUsers(() => server.db, { admin: 'admin' });
 
 describe('message template screens', () => {
   it('creates a template with a bold caption, a placeholder and an image, then edits it', async () => {
-    const { context, page } = await newPage(browser);
-    await signInAs(context, server, admin);
-    await page.goto(`${server.url}/message`);
+    const { context, page } = await openAs(browser, server, admin, '/message');
     await expect.poll(() => page.getByText('Kosong').count()).toBe(1);
-    let alerted = '';
-    page.once('dialog', async (d) => {
-      alerted = d.message();
-      await d.dismiss();
-    });
+    const alerted = catchDialog(page);
     await page.getByRole('button', { name: 'Export JSON' }).click();
-    await expect.poll(() => alerted).toBe('No messages to export.');
+    await expect.poll(alerted).toBe('No messages to export.');
 
     await page.getByRole('button', { name: 'Tambah' }).click();
     await page.waitForURL(`${server.url}/message/create`);
@@ -47,7 +25,7 @@ describe('message template screens', () => {
     await page.keyboard.press('End');
     await page.getByRole('button', { name: '{name}' }).click();
     await expect.poll(() => page.getByTestId('wa-preview').textContent()).toMatch(/^\*Promo.*\{name\}/);
-    await page.setInputFiles('input[name=media]', { name: 'promo.png', mimeType: 'image/png', buffer: PNG });
+    await page.setInputFiles('input[name=media]', { name: 'promo.png', mimeType: 'image/png', buffer: TINY_PNG });
     await page.getByRole('button', { name: 'Simpan' }).click();
     await page.waitForURL(`${server.url}/message`);
     const img = page.locator('tbody img[alt=Media]');
@@ -66,9 +44,7 @@ describe('message template screens', () => {
   });
 
   it('imports templates from JSON only and shows a non-image medium as a link', async () => {
-    const { context, page } = await newPage(browser);
-    await signInAs(context, server, admin);
-    await page.goto(`${server.url}/message/create`);
+    const { context, page } = await openAs(browser, server, admin, '/message/create');
     const form = page.getByTestId('template-import');
     await form
       .locator('input[name=file]')

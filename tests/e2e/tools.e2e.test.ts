@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { TOOL_TEXTS } from '@wa/shared';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simConfigFromEnv, simIsRegistered } from '../../workers/src/drivers/sim';
+import { loadConfig } from '../../core/src/config';
+import { simIsRegistered } from '../../workers/src/drivers/sim';
 import type { TestUser } from '../support/factories';
 import { launchBrowser, newPage, signInAs } from './support/browser';
 import { type EngineTestServer, startEngineTestServer } from './support/engine-server';
@@ -17,7 +18,7 @@ let account: { id: number; clientid: string; phonenumber: string };
 
 /** polls until the value matches; the worker and socket get a few seconds */
 const eventually = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout });
-const registered = (n: string) => simIsRegistered(simConfigFromEnv(), n);
+const registered = (n: string) => simIsRegistered(loadConfig().sim, n);
 const row = (page: Page, id: number) => page.locator(`tr[data-row="${id}"]`);
 const cell = (page: Page, id: number, testId: string) => row(page, id).getByTestId(testId).textContent();
 

@@ -1,96 +1,22 @@
 import { BLAST_TEXTS } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rows } from '../../core/src/db/client';
-import type { SimDelivery, SimDriver } from '../../workers/src/drivers/sim';
-import { createUser, type TestUser } from '../support/factories';
-import { connectAccount, nextEvent, startWaHarness, type WaHarness, waApi } from '../support/wa-engine';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBlastSuite } from '../support/blast';
+import { connectAccount, nextEvent, type SavedAccount } from '../support/wa-engine';
+import { until } from '../support/wait';
 
-// the simulated phone pairs quickly and every send succeeds; one interval "second" is 2 ms
-process.env.SIM_PAIR_DELAY_MS = '100';
-process.env.SIM_RESTORE_DELAY_MS = '20';
-process.env.SIM_SEND_LATENCY_MS = '1';
-process.env.SIM_SEND_FAIL_RATE = '0';
+/**
+ * Blasting (§2 Blast, §4 account status): who may start and stop it and when, two accounts sharing
+ * the targets, the fees and levels it pays, stopping, dropped connections, a dead worker's claim and
+ * a blast that survives its worker. The blaster form's one-off send: one-off-send.test.ts.
+ */
 
-let h: WaHarness;
-let admin: TestUser;
-let dev: TestUser;
-let staff: TestUser;
-let referrer: TestUser;
-let member: TestUser;
-let other: TestUser;
-let deliveries: SimDelivery[] = [];
-
-type Account = { id: number; clientid: string; phonenumber: string };
-const q = <T>(query: ReturnType<typeof sql>) => rows<T>(h.database.db, query);
-const sim = () => h.engine.driver as SimDriver;
-const wa = (u: TestUser) => waApi(h, u);
-const start = (u: TestUser, acc: Account) =>
-  wa(u).post('/start-blasting', { whatsappClientId: acc.clientid, socketClientId: `client-${u.id}`, loop: true });
-const stop = (u: TestUser, acc: Account) =>
-  wa(u).post('/stop-blasting', { whatsappClientId: acc.clientid, socketClientId: `client-${u.id}`, loop: true });
-
-/** `n` fresh target numbers named after their index; returns their numbers. */
-async function seedTargets(n: number, tag: string): Promise<string[]> {
-  const numbers = Array.from({ length: n }, (_, i) => `62899${tag}${String(i).padStart(4, '0')}`);
-  for (const [i, number] of numbers.entries()) {
-    await h.database.db.execute(
-      sql`insert into phone_numbers (number, name, status) values (${number}, ${`Pelanggan ${tag}-${i}`}, 'active')`,
-    );
-  }
-  return numbers;
-}
-
-/** No target left: every number so far counts as sent, so each test sees only its own. */
-async function clearTargets() {
-  await h.database.db.execute(sql`update phone_numbers set last_sent = coalesce(last_sent, now()), in_use = 0`);
-}
-
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await what();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const accountRow = (id: number) =>
-  q<{ status: string; count_success: number; count_fail: number; income: number }>(
-    sql`select status, count_success, count_fail, income::int as income from whatsapp_accounts where id = ${id}`,
-  ).then((r) => r[0]);
-
-beforeAll(async () => {
-  h = await startWaHarness({ blastSecondMs: 2 });
-  sim().onDelivered((d) => deliveries.push(d));
-  const db = h.database.db;
-  admin = await createUser(db, { role: 'admin' });
-  dev = await createUser(db, { role: 'dev' });
-  staff = await createUser(db, { role: 'staff' });
-  referrer = await createUser(db, { role: 'member' });
-  member = await createUser(db, { role: 'member', referrerId: referrer.id });
-  other = await createUser(db, { role: 'member' });
-  // member: fee 150 of their own, intervals 0–2 s; other: the settings' price; 10% to referrers
-  await db.execute(sql`insert into settings (id, interval_min, interval_max, price, bank_names, colors, referral_percent)
-    values (1, 0, 1, 80, 'BCA', '#000000', 10)
-    on conflict (id) do update set interval_min = 0, interval_max = 1, price = 80, referral_percent = 10`);
-  await db.execute(
-    sql`update users set blast_fee = 150, blast_interval_min = 0, blast_interval_max = 2 where id = ${member.id}`,
-  );
-  await db.execute(sql`insert into message_templates (text, text_wa, status)
-    values ('<p>Halo <b>{name}</b></p>', 'Halo *{name}* ({phoneNumber})', 'active')`);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  deliveries = [];
-});
+const { h, users, deliveries, sim, wa, q, start, stop, seedTargets, clearTargets, accountRow } = useBlastSuite();
+const { admin, dev, staff, referrer, member, other } = users;
 
 describe('start and stop blasting: who may, and when', () => {
-  let acc: Account;
+  let acc: SavedAccount;
   beforeAll(async () => {
     acc = (await connectAccount(h, member)).account;
   });
@@ -146,8 +72,8 @@ describe('start and stop blasting: who may, and when', () => {
 });
 
 describe('a blast', () => {
-  let mine: Account;
-  let theirs: Account;
+  let mine: SavedAccount;
+  let theirs: SavedAccount;
   beforeAll(async () => {
     mine = (await connectAccount(h, member)).account;
     theirs = (await connectAccount(h, other)).account;
@@ -278,10 +204,7 @@ describe('a blast', () => {
     expect((await start(member, mine)).status).toBe(200);
     await waiting;
     sim().control(mine.clientid).disconnect();
-    await until(
-      () => accountRow(mine.id),
-      (r) => r.status === 'idle',
-    );
+    await until(async () => (await accountRow(mine.id)).status === 'idle', 'the account to be idle', 10_000);
     expect(deliveries).toHaveLength(1);
     const back = nextEvent(h, `client-${member.id}`, 'connection.update');
     sim().control(mine.clientid).reconnect();
@@ -335,89 +258,5 @@ describe('a blast', () => {
     await h.database.db.execute(
       sql`update users set blast_interval_min = 0, blast_interval_max = 2 where id = ${member.id}`,
     );
-  });
-});
-
-describe('a one-off send from the blaster form (send-message/1)', () => {
-  let acc: Account;
-  let sender: TestUser;
-  const sendTo = (numbers: string[]) =>
-    wa(sender).post('/send-message/1', { senders: acc.phonenumber, targets: numbers.join(','), message: 'Halo' });
-  beforeAll(async () => {
-    sender = await createUser(h.database.db, { role: 'member' });
-    acc = (await connectAccount(h, sender)).account;
-  });
-
-  it("runs as a job on the account's worker, answered once queued, paced by the account's interval", async () => {
-    const numbers = await seedTargets(3, '20');
-    // 40 interval "seconds" of 2 ms: 80 ms between two messages
-    expect((await wa(sender).put('/interval', { id: acc.id, interval: 40 })).status).toBe(200);
-    const at: number[] = [];
-    const off = sim().onDelivered((d) => {
-      if (d.clientId === acc.clientid) at.push(Date.now());
-    });
-    const waiting = nextEvent(h, `client-${sender.id}`, 'waiting');
-    const res = await sendTo(numbers);
-    const deliveredAtAnswer = at.length;
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ msg: 'Pesan blaster berhasil dikirim ke target.', jobId: expect.any(String), count: 3 });
-    // the answer came when the job was queued, before the paced sends were through
-    expect(deliveredAtAnswer).toBeLessThan(3);
-    const done = await nextEvent(h, `client-${sender.id}`, 'idle', 5000, (p) => p.sendId === res.body.jobId);
-    expect(done).toMatchObject({ deviceId: acc.clientid, status: 'idle', count_success: 3, count_fail: 0 });
-    expect(await waiting).toMatchObject({ deviceId: acc.clientid, waitTime: 40 });
-    off();
-    expect(deliveries.filter((d) => d.clientId === acc.clientid).map((d) => d.to)).toEqual(numbers);
-    expect(at[1] - at[0]).toBeGreaterThanOrEqual(75);
-    expect(at[2] - at[1]).toBeGreaterThanOrEqual(75);
-    // a one-off message is not a blast: the targets stay unsent for blasts, and nothing is paid
-    const [row] = await q<{ sent: number; logs: number }>(
-      sql`select count(last_sent)::int as sent,
-                 (select count(*)::int from message_logs where whatsapp_id = ${acc.id}) as logs
-          from phone_numbers where number like '6289920%'`,
-    );
-    expect(row).toEqual({ sent: 0, logs: 0 });
-    await clearTargets();
-  });
-
-  it('does not run beside a blast on the same account, either way round', async () => {
-    const numbers = await seedTargets(2, '21');
-    // 300 interval "seconds" of 2 ms: 600 ms between two messages
-    expect((await wa(sender).put('/interval', { id: acc.id, interval: 300 })).status).toBe(200);
-    const sent = await sendTo(numbers);
-    expect(sent.status).toBe(200);
-    const blocked = await start(sender, acc);
-    expect(blocked.status).toBe(409);
-    expect(blocked.body.msg).toBe('Sedang mengirim');
-    await nextEvent(h, `client-${sender.id}`, 'idle', 5000, (p) => p.sendId === sent.body.jobId);
-
-    const waiting = nextEvent(h, `client-${sender.id}`, 'waiting');
-    expect((await start(sender, acc)).status).toBe(200);
-    await waiting;
-    const res = await sendTo(numbers);
-    expect(res.status).toBe(409);
-    expect(res.body.msg).toBe('Sedang mengirim');
-    expect((await stop(sender, acc)).status).toBe(200);
-    await clearTargets();
-  });
-
-  it('interrupted by its worker stopping, it goes on where it stopped on the next holder; nobody gets it twice', async () => {
-    const numbers = await seedTargets(6, '22');
-    expect((await wa(sender).put('/interval', { id: acc.id, interval: 20 })).status).toBe(200);
-    const res = await sendTo(numbers);
-    expect(res.status).toBe(200);
-    await until(
-      async () => deliveries.filter((d) => d.clientId === acc.clientid).length,
-      (n) => n >= 2,
-    );
-    await h.engine.close();
-    const done = nextEvent(h, `client-${sender.id}`, 'idle', 15_000, (p) => p.sendId === res.body.jobId);
-    await h.restartEngine();
-    sim().onDelivered((d) => deliveries.push(d));
-    await done;
-    const to = deliveries.filter((d) => d.clientId === acc.clientid).map((d) => d.to);
-    expect(to).toEqual(numbers);
-    expect((await wa(sender).put('/interval', { id: acc.id, interval: 0 })).status).toBe(200);
-    await clearTargets();
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../core/src/config';
 import { type Database, rows } from '../../core/src/db/client';
 import { InProcessQueue } from '../../core/src/jobs/queue';
 import { createLogger } from '../../core/src/logger';
@@ -34,7 +35,7 @@ afterAll(async () => {
 async function engineFor(exclusive: boolean) {
   const queue = new InProcessQueue();
   const engine = await startEngine({
-    config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium' },
+    config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium', sim: loadConfig().sim },
     db: database.db,
     queue,
     bus: new InProcessBus(),

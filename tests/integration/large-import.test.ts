@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_IMPORT_TUNING } from '../../core/src/config-engine';
 import { rows } from '../../core/src/db/client';
 import { type ApiHarness, bearer, setupApi } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
 
 // the large-load path (indexes rebuilt after the insert, row count kept by the importer) normally
 // starts at 100,000 new rows; here it starts at one so a small file takes it. Both import paths
-// run it: the direct load (small tables) and the staging path (IMPORT_DIRECT_MAX_EXISTING=-1, as
+// run it: the direct load (small tables) and the staging path (directMaxExisting -1, as
 // tables too big to hold their keys in memory take)
 let h: ApiHarness;
 let admin: TestUser;
@@ -20,17 +21,15 @@ const upload = (csv: string) =>
 
 describe.each([
   { path: 'loaded directly into a small table', directMax: undefined },
-  { path: 'through the staging path', directMax: '-1' },
+  { path: 'through the staging path', directMax: -1 },
 ])('a large import $path', ({ directMax }) => {
   beforeAll(async () => {
-    process.env.IMPORT_REBUILD_MIN_ROWS = '1';
-    if (directMax) process.env.IMPORT_DIRECT_MAX_EXISTING = directMax;
-    h = await setupApi();
+    h = await setupApi({
+      importTuning: { ...DEFAULT_IMPORT_TUNING, rebuildMinRows: 1, directMaxExisting: directMax ?? 200_000 },
+    });
     admin = await createUser(h.database.db, { role: 'admin' });
   });
   afterAll(async () => {
-    delete process.env.IMPORT_REBUILD_MIN_ROWS;
-    delete process.env.IMPORT_DIRECT_MAX_EXISTING;
     await h.close();
   });
 

@@ -1,34 +1,10 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, bearer, setupApi } from '../support/api';
-import { createUser, type TestUser } from '../support/factories';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, bearer, useApiWithRoles } from '../support/api';
+import type { TestUser } from '../support/factories';
 
-let h: ApiHarness;
-let admin: TestUser;
-let dev: TestUser;
-let member: TestUser;
-let staff: TestUser;
-
-beforeAll(async () => {
-  h = await setupApi();
-  admin = await createUser(h.database.db, { role: 'admin' });
-  dev = await createUser(h.database.db, { role: 'dev' });
-  member = await createUser(h.database.db, { role: 'member' });
-  staff = await createUser(h.database.db, { role: 'staff' });
-});
-afterAll(() => h.close());
-
-const api = (u: TestUser) => ({
-  get: (p: string) => request(h.app).get(`/api/admin/phonenumber${p}`).set(bearer(u.token)),
-  post: (p: string, body: object) => request(h.app).post(`/api/admin/phonenumber${p}`).set(bearer(u.token)).send(body),
-  put: (p: string, body: object) => request(h.app).put(`/api/admin/phonenumber${p}`).set(bearer(u.token)).send(body),
-  del: (p: string) => request(h.app).delete(`/api/admin/phonenumber${p}`).set(bearer(u.token)),
-  upload: (name: string, content: string | Buffer) =>
-    request(h.app)
-      .post('/api/admin/phonenumber/import')
-      .set(bearer(u.token))
-      .attach('file', Buffer.from(content), name),
-});
+const { h, admin, dev, member, staff } = useApiWithRoles();
+const api = (u: TestUser) => apiAs(h, u, '/api/admin/phonenumber');
 
 describe('who may use the phone-number routes', () => {
   it('refuses members and staff on every route, and anyone without a token', async () => {
@@ -43,7 +19,7 @@ describe('who may use the phone-number routes', () => {
         a.post('/save', { number: '081234567890', name: 'X' }),
         a.put('/1', { name: 'X' }),
         a.del('/1'),
-        a.upload('n.csv', '081234567890,X\n'),
+        a.upload('/import', 'n.csv', '081234567890,X\n'),
       ])) {
         expect(res.status).toBe(403);
       }
@@ -118,7 +94,7 @@ describe('POST /import', () => {
       '081299990003,Tiga,maybe',
       '81299990004,Empat',
     ].join('\r\n');
-    const res = await api(admin).upload('numbers.csv', csv);
+    const res = await api(admin).upload('/import', 'numbers.csv', csv);
     expect(res.status).toBe(200);
     expect(res.body.created.map((c: { number: string }) => c.number)).toEqual([
       '6281299990001',
@@ -139,12 +115,13 @@ describe('POST /import', () => {
       ['6281299990000', 'Already registered', existing.id, 'nonactive'],
       ['bukan nomor', 'Not a phone number', null, 'active'],
       ['', 'Number is empty', null, 'active'],
-      ['081299990003', 'Status must be active or nonactive', null, 'maybe'],
+      ['081299990003', 'Status must be active, nonactive or optout', null, 'maybe'],
     ]);
   });
 
   it('reads a JSON array of objects or of plain numbers', async () => {
     const res = await api(dev).upload(
+      '/import',
       'numbers.json',
       JSON.stringify([{ number: '081277770001', name: 'J1' }, '081277770002', { number: 6281277 }]),
     );
@@ -155,7 +132,7 @@ describe('POST /import', () => {
   });
 
   it('reads a CSV without a header by column order', async () => {
-    const res = await api(admin).upload('plain.csv', '081266660001,Tanpa Header\n081266660002\n');
+    const res = await api(admin).upload('/import', 'plain.csv', '081266660001,Tanpa Header\n081266660002\n');
     expect(res.body.created).toEqual([
       expect.objectContaining({ number: '6281266660001', name: 'Tanpa Header' }),
       expect.objectContaining({ number: '6281266660002', name: '' }),
@@ -163,15 +140,15 @@ describe('POST /import', () => {
   });
 
   it('refuses other file types, a missing file, an empty file and a request that is not multipart', async () => {
-    const txt = await api(admin).upload('numbers.txt', '081255550001,X');
+    const txt = await api(admin).upload('/import', 'numbers.txt', '081255550001,X');
     expect(txt.status).toBe(400);
     expect(txt.body.msg).toBe('Only .csv and .json files are accepted.');
-    const xlsx = await api(admin).upload('numbers.CSV.xlsx', 'x');
+    const xlsx = await api(admin).upload('/import', 'numbers.CSV.xlsx', 'x');
     expect(xlsx.status).toBe(400);
     const none = await request(h.app).post('/api/admin/phonenumber/import').set(bearer(admin.token)).field('x', 'y');
     expect(none.status).toBe(400);
     expect(none.body.msg).toBe('File is required.');
-    const empty = await api(admin).upload('empty.csv', '');
+    const empty = await api(admin).upload('/import', 'empty.csv', '');
     expect(empty.status).toBe(400);
     expect(empty.body.msg).toBe('The file is empty.');
     const json = await request(h.app)
@@ -184,10 +161,10 @@ describe('POST /import', () => {
 
   it('refuses a broken JSON file and imports nothing of it', async () => {
     const before = (await api(admin).get('/list-per-page')).body.meta.total;
-    const res = await api(admin).upload('broken.json', '[{"number":"081244440001"},{"number":"0812444');
+    const res = await api(admin).upload('/import', 'broken.json', '[{"number":"081244440001"},{"number":"0812444');
     expect(res.status).toBe(400);
     expect(res.body.msg).toMatch(/JSON file is cut off/);
-    const notArray = await api(admin).upload('obj.json', '{"number":"081244440002"}');
+    const notArray = await api(admin).upload('/import', 'obj.json', '{"number":"081244440002"}');
     expect(notArray.status).toBe(400);
     expect(notArray.body.msg).toMatch(/must hold an array/);
     expect((await api(admin).get('/list-per-page')).body.meta.total).toBe(before);
@@ -195,7 +172,7 @@ describe('POST /import', () => {
 
   it('skips a huge line with a reason and keeps the rest', async () => {
     const csv = `081233330001,A\n${'9'.repeat(200_000)},B\n081233330002,C\n`;
-    const res = await api(admin).upload('huge.csv', csv);
+    const res = await api(admin).upload('/import', 'huge.csv', csv);
     expect(res.status).toBe(200);
     expect(res.body.created).toHaveLength(2);
     expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long' })]);
@@ -208,7 +185,7 @@ describe('lists, counts and exports', () => {
   beforeAll(async () => {
     const lines = ['number,name'];
     for (let i = 0; i < 2500; i++) lines.push(`0813${String(i).padStart(8, '0')},Bulk ${i}`);
-    const res = await api(admin).upload('bulk.csv', lines.join('\n'));
+    const res = await api(admin).upload('/import', 'bulk.csv', lines.join('\n'));
     expect(res.status).toBe(200);
     expect(res.body.created).toHaveLength(2500);
     ids = res.body.created.map((c: { id: number }) => c.id);

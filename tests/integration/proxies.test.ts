@@ -1,31 +1,10 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, bearer, setupApi } from '../support/api';
-import { createUser, type TestUser } from '../support/factories';
+import { describe, expect, it } from 'vitest';
+import { apiAs, bearer, useApiWithRoles } from '../support/api';
+import type { TestUser } from '../support/factories';
 
-let h: ApiHarness;
-let admin: TestUser;
-let dev: TestUser;
-let member: TestUser;
-let staff: TestUser;
-
-beforeAll(async () => {
-  h = await setupApi();
-  admin = await createUser(h.database.db, { role: 'admin' });
-  dev = await createUser(h.database.db, { role: 'dev' });
-  member = await createUser(h.database.db, { role: 'member' });
-  staff = await createUser(h.database.db, { role: 'staff' });
-});
-afterAll(() => h.close());
-
-const api = (u: TestUser) => ({
-  get: (p: string) => request(h.app).get(`/api/admin/proxy${p}`).set(bearer(u.token)),
-  post: (p: string, body: object) => request(h.app).post(`/api/admin/proxy${p}`).set(bearer(u.token)).send(body),
-  put: (p: string, body: object) => request(h.app).put(`/api/admin/proxy${p}`).set(bearer(u.token)).send(body),
-  del: (p: string) => request(h.app).delete(`/api/admin/proxy${p}`).set(bearer(u.token)),
-  upload: (name: string, content: string) =>
-    request(h.app).post('/api/admin/proxy/import').set(bearer(u.token)).attach('file', Buffer.from(content), name),
-});
+const { h, admin, dev, member, staff } = useApiWithRoles();
+const api = (u: TestUser) => apiAs(h, u, '/api/admin/proxy');
 
 describe('proxies', () => {
   it('refuses members and staff on every route', async () => {
@@ -40,7 +19,7 @@ describe('proxies', () => {
         a.post('/save', { value: '1.2.3.4:8080' }),
         a.put('/1', { status: 'active' }),
         a.del('/1'),
-        a.upload('p.csv', '1.2.3.4:8080\n'),
+        a.upload('/import', 'p.csv', '1.2.3.4:8080\n'),
       ])) {
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ msg: 'You are not allowed to do this.' });
@@ -94,7 +73,7 @@ describe('proxies', () => {
   it('imports CSV and JSON, skipping duplicates and bad rows with reasons', async () => {
     await api(admin).post('/save', { value: '10.1.1.1:1080' });
     const csv = 'value,status\n10.1.1.2:1080,active\n10.1.1.1:1080,active\n10.1.1.2:1080,nonactive\nrusak,active\n';
-    const res = await api(admin).upload('proxies.csv', csv);
+    const res = await api(admin).upload('/import', 'proxies.csv', csv);
     expect(res.status).toBe(200);
     expect(res.body.created.map((c: { value: string }) => c.value)).toEqual(['10.1.1.2:1080']);
     expect(res.body.skipped.map((s: { value: string; reason: string }) => [s.value, s.reason])).toEqual([
@@ -103,6 +82,7 @@ describe('proxies', () => {
       ['rusak', 'Not a proxy'],
     ]);
     const json = await api(dev).upload(
+      '/import',
       'p.json',
       JSON.stringify([{ value: 'socks5://10.1.1.3:1080' }, '10.1.1.4:8080']),
     );
@@ -110,7 +90,7 @@ describe('proxies', () => {
       'socks5://10.1.1.3:1080',
       '10.1.1.4:8080',
     ]);
-    const wrong = await api(admin).upload('p.xml', '<x/>');
+    const wrong = await api(admin).upload('/import', 'p.xml', '<x/>');
     expect(wrong.status).toBe(400);
     expect(wrong.body.msg).toBe('Only .csv and .json files are accepted.');
   });
@@ -148,7 +128,7 @@ describe('POST /api/admin/proxy/import with bad files', () => {
       ['empty.json', ''],
       ['blank.json', '[]'],
     ]) {
-      const res = await api(admin).upload(name, content);
+      const res = await api(admin).upload('/import', name, content);
       expect(res.status, name).toBe(400);
       expect(res.body, name).toEqual({ msg: 'The file is empty.' });
     }
@@ -173,13 +153,17 @@ describe('POST /api/admin/proxy/import with bad files', () => {
 
   it('refuses broken JSON with a message and imports none of the rows before the break', async () => {
     const before = await total();
-    const cut = await api(admin).upload('cut.json', '["10.6.6.1:8080",{"value":"10.6.6.2:8080"},{"value":"10.6.');
+    const cut = await api(admin).upload(
+      '/import',
+      'cut.json',
+      '["10.6.6.1:8080",{"value":"10.6.6.2:8080"},{"value":"10.6.',
+    );
     expect(cut.status).toBe(400);
     expect(cut.body).toEqual({ msg: 'The JSON file is cut off: the array never closes.' });
-    const broken = await api(admin).upload('broken.json', '["10.6.6.3:8080",{"value":},"10.6.6.4:8080"]');
+    const broken = await api(admin).upload('/import', 'broken.json', '["10.6.6.3:8080",{"value":},"10.6.6.4:8080"]');
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual({ msg: 'The JSON file is broken at element 2.' });
-    const notArray = await api(admin).upload('obj.json', '{"value":"10.6.6.5:8080"}');
+    const notArray = await api(admin).upload('/import', 'obj.json', '{"value":"10.6.6.5:8080"}');
     expect(notArray.status).toBe(400);
     expect(notArray.body).toEqual({ msg: 'The JSON file must hold an array: [ {...}, {...} ].' });
     expect(await total()).toBe(before);
@@ -189,6 +173,7 @@ describe('POST /api/admin/proxy/import with bad files', () => {
   it('skips a CSV line longer than the 16 KB row cap with its reason and keeps the rest', async () => {
     const before = await total();
     const res = await api(admin).upload(
+      '/import',
       'huge.csv',
       `value,status\n10.7.7.1:8080,active\n${'9'.repeat(20_000)},active\n10.7.7.2:8080,active\n`,
     );
@@ -201,13 +186,14 @@ describe('POST /api/admin/proxy/import with bad files', () => {
   it('skips a JSON item longer than the row cap, also in a file that is one huge line', async () => {
     const before = await total();
     const res = await api(admin).upload(
+      '/import',
       'huge.json',
       JSON.stringify(['10.7.7.3:8080', { value: `10.7.7.9:${'8'.repeat(200_000)}` }, { value: '10.7.7.4:8080' }]),
     );
     expect(res.status).toBe(200);
     expect(res.body.created.map((c: { value: string }) => c.value)).toEqual(['10.7.7.3:8080', '10.7.7.4:8080']);
     expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long', id: null })]);
-    const only = await api(admin).upload('one.json', `["${'7'.repeat(1024 * 1024)}"]`);
+    const only = await api(admin).upload('/import', 'one.json', `["${'7'.repeat(1024 * 1024)}"]`);
     expect(only.status).toBe(200);
     expect(only.body.created).toEqual([]);
     expect(only.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long' })]);

@@ -1,44 +1,24 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, bearer, setupApi } from '../support/api';
-import { createUser, type TestUser } from '../support/factories';
+import { describe, expect, it } from 'vitest';
+import { bearer, useApiWithRoles } from '../support/api';
+import { TINY_PNG } from '../support/factories';
+import { BUTTON, templateHelpers } from '../support/templates';
 
-let h: ApiHarness;
-let admin: TestUser;
-let dev: TestUser;
-let member: TestUser;
-let staff: TestUser;
+/**
+ * Message templates (§2 Message): create with media and a sanitised caption, the button rules,
+ * update, delete, import (also of oversized items) and export. Who may use the routes:
+ * templates-access.test.ts.
+ */
 
-// a 1x1 transparent PNG
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a0cf0000000049454e44ae426082',
-  'hex',
-);
-
-beforeAll(async () => {
-  h = await setupApi();
-  admin = await createUser(h.database.db, { role: 'admin' });
-  dev = await createUser(h.database.db, { role: 'dev' });
-  member = await createUser(h.database.db, { role: 'member' });
-  staff = await createUser(h.database.db, { role: 'staff' });
-});
-afterAll(() => h.close());
-
-const create = (u: TestUser, fields: Record<string, string>, file?: { name: string; data: Buffer }) => {
-  let r = request(h.app).post('/api/admin/message/create').set(bearer(u.token));
-  for (const [k, v] of Object.entries(fields)) r = r.field(k, v);
-  if (file) r = r.attach('file', file.data, file.name);
-  return r;
-};
+const { h, admin, member, staff } = useApiWithRoles();
+const { create, count } = templateHelpers(h, admin);
 
 describe('message templates', () => {
   it('creates a template with media, a sanitised caption and its WhatsApp text, served back by URL', async () => {
     const res = await create(
       admin,
       { text: '<p>Halo <b>{name}</b><script>alert(1)</script><img src=x onerror=alert(1)></p>', button: '[]' },
-      { name: 'Promo.PNG', data: PNG },
+      { name: 'Promo.PNG', data: TINY_PNG },
     );
     expect(res.status).toBe(201);
     expect(res.body.message).toMatchObject({
@@ -52,7 +32,7 @@ describe('message templates', () => {
     const media = await request(h.app).get(res.body.message.media);
     expect(media.status).toBe(200);
     expect(media.headers['content-type']).toBe('image/png');
-    expect(Buffer.compare(media.body as Buffer, PNG)).toBe(0);
+    expect(Buffer.compare(media.body as Buffer, TINY_PNG)).toBe(0);
   });
 
   it('enforces the button rules with the exact texts, and a caption or media', async () => {
@@ -97,7 +77,7 @@ describe('message templates', () => {
   });
 
   it('updates without a file (keeping the media) and with one (replacing it), then deletes', async () => {
-    const made = (await create(admin, { text: 'lama' }, { name: 'a.png', data: PNG })).body.message;
+    const made = (await create(admin, { text: 'lama' }, { name: 'a.png', data: TINY_PNG })).body.message;
     const kept = await request(h.app)
       .put(`/api/admin/message/${made.id}`)
       .set(bearer(admin.token))
@@ -114,7 +94,7 @@ describe('message templates', () => {
       .put(`/api/admin/message/${made.id}`)
       .set(bearer(admin.token))
       .field('text', 'baru')
-      .attach('file', PNG, 'b.png');
+      .attach('file', TINY_PNG, 'b.png');
     expect(replaced.body.message.media).not.toBe(made.media);
     expect((await request(h.app).get(made.media)).status).toBe(404);
     const del = await request(h.app).delete(`/api/admin/message/${made.id}`).set(bearer(admin.token));
@@ -178,148 +158,6 @@ describe('message templates', () => {
       expect((await request(h.app).get('/api/admin/message/list').set(bearer(u.token))).status).toBe(403);
       expect((await create(u, { text: 'x' })).status).toBe(403);
     }
-  });
-});
-
-const BUTTON = { id: '1', title: 'Beli', url: 'https://beli.test', type: 'url_button' };
-const mediaFiles = () => readdirSync(path.join(h.dataDir, 'uploads/templates')).sort();
-const count = async () =>
-  (await request(h.app).get('/api/admin/message/list-per-page?page=1').set(bearer(admin.token))).body.meta.total;
-
-/** Every template route, called as `u` (or with no token at all). */
-const routes = (u: TestUser | null, id: number) => {
-  const auth = (r: request.Test) => (u ? r.set(bearer(u.token)) : r);
-  const json = Buffer.from(JSON.stringify([{ text: 'dari import' }]));
-  return [
-    ['GET /list', () => auth(request(h.app).get('/api/admin/message/list'))],
-    ['GET /list-per-page', () => auth(request(h.app).get('/api/admin/message/list-per-page?page=1'))],
-    ['GET /{id}', () => auth(request(h.app).get(`/api/admin/message/${id}`))],
-    [
-      'POST /create',
-      () =>
-        auth(request(h.app).post('/api/admin/message/create'))
-          .field('text', 'dari orang lain')
-          .attach('file', PNG, 'x.png'),
-    ],
-    ['POST /import', () => auth(request(h.app).post('/api/admin/message/import')).attach('file', json, 't.json')],
-    [
-      'PUT /{id}',
-      () =>
-        auth(request(h.app).put(`/api/admin/message/${id}`))
-          .field('text', 'diubah')
-          .field('status', 'nonactive'),
-    ],
-    ['DELETE /{id}', () => auth(request(h.app).delete(`/api/admin/message/${id}`))],
-  ] as const;
-};
-
-describe('who may use the template routes', () => {
-  let target: { id: number; text: string; media: string; status: string; button: unknown[] };
-
-  beforeAll(async () => {
-    const res = await create(
-      admin,
-      { text: 'Milik admin', button: JSON.stringify([BUTTON]) },
-      { name: 'a.png', data: PNG },
-    );
-    expect(res.status).toBe(201);
-    target = res.body.message;
-  });
-
-  it('refuses members and staff on every route with 403 and a message, changing nothing', async () => {
-    const before = await count();
-    const files = mediaFiles();
-    for (const u of [member, staff]) {
-      for (const [name, call] of routes(u, target.id)) {
-        const res = await call();
-        expect(res.status, `${u.role} ${name}`).toBe(403);
-        expect(res.body, `${u.role} ${name}`).toEqual({ msg: 'You are not allowed to do this.' });
-      }
-    }
-    expect(await count()).toBe(before);
-    // a refused upload leaves no file behind
-    expect(mediaFiles()).toEqual(files);
-    const still = await request(h.app).get(`/api/admin/message/${target.id}`).set(bearer(admin.token));
-    expect(still.body.message).toEqual(target);
-  });
-
-  it('refuses every route without a token with 401 and a message, changing nothing', async () => {
-    const before = await count();
-    const files = mediaFiles();
-    for (const [name, call] of routes(null, target.id)) {
-      const res = await call();
-      expect(res.status, name).toBe(401);
-      expect(res.body, name).toEqual({ msg: 'Authorization token is missing' });
-    }
-    expect(await count()).toBe(before);
-    expect(mediaFiles()).toEqual(files);
-    const still = await request(h.app).get(`/api/admin/message/${target.id}`).set(bearer(admin.token));
-    expect(still.body.message).toEqual(target);
-  });
-
-  it('refuses a forged token with 401', async () => {
-    const res = await request(h.app)
-      .get('/api/admin/message/list')
-      .set(bearer(`${admin.token}x`));
-    expect(res.status).toBe(401);
-    expect(res.body.msg).toBe('Invalid or expired token');
-  });
-
-  it('lets dev create, page, read, edit, import and delete', async () => {
-    const made = await create(
-      dev,
-      { text: '<b>Dev</b>', button: JSON.stringify([BUTTON]) },
-      { name: 'd.png', data: PNG },
-    );
-    expect(made.status).toBe(201);
-    expect(made.body.msg).toBe('Template berhasil disimpan.');
-    expect(made.body.message).toMatchObject({
-      text: '<b>Dev</b>',
-      text_wa: '*Dev*',
-      button: [BUTTON],
-      status: 'active',
-    });
-    const id = made.body.message.id;
-
-    const page = await request(h.app).get('/api/admin/message/list-per-page?page=1').set(bearer(dev.token));
-    expect(page.status).toBe(200);
-    expect(page.body.data[0]).toEqual(made.body.message);
-    expect(page.body.meta).toMatchObject({ page: 1, totalPages: expect.any(Number), total: await count() });
-
-    const list = await request(h.app).get('/api/admin/message/list').set(bearer(dev.token));
-    expect(list.body.list.map((t: { id: number }) => t.id)).toContain(id);
-    const one = await request(h.app).get(`/api/admin/message/${id}`).set(bearer(dev.token));
-    expect(one.body.message).toEqual(made.body.message);
-
-    const up = await request(h.app)
-      .put(`/api/admin/message/${id}`)
-      .set(bearer(dev.token))
-      .field('text', '<i>Dev 2</i>')
-      .field('button', JSON.stringify([BUTTON]))
-      .field('status', 'nonactive');
-    expect(up.status).toBe(200);
-    expect(up.body.msg).toBe('Template berhasil diperbarui.');
-    expect(up.body.message).toMatchObject({
-      id,
-      text: '<i>Dev 2</i>',
-      text_wa: '_Dev 2_',
-      status: 'nonactive',
-      media: made.body.message.media,
-    });
-
-    const imp = await request(h.app)
-      .post('/api/admin/message/import')
-      .set(bearer(dev.token))
-      .attach('file', Buffer.from(JSON.stringify([{ text: 'Impor dev' }])), 'dev.json');
-    expect(imp.status).toBe(200);
-    expect(imp.body.created.map((c: { text_wa: string }) => c.text_wa)).toEqual(['Impor dev']);
-    expect(imp.body.skipped).toEqual([]);
-
-    const del = await request(h.app).delete(`/api/admin/message/${id}`).set(bearer(dev.token));
-    expect(del.status).toBe(200);
-    expect(del.body).toEqual({ id, msg: 'Template berhasil dihapus.' });
-    expect((await request(h.app).get(`/api/admin/message/${id}`).set(bearer(dev.token))).status).toBe(404);
-    expect((await request(h.app).get(made.body.message.media)).status).toBe(404);
   });
 });
 

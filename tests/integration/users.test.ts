@@ -1,26 +1,20 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { levels, whatsappAccounts } from '../../core/src/db/schema/index';
-import { type ApiHarness, bearer, setupApi } from '../support/api';
-import { createUser, type TestUser } from '../support/factories';
+import { apiCalls, bearer, useApi } from '../support/api';
+import { createUser, OFFICE_USERS, useUsers } from '../support/factories';
 
-let h: ApiHarness;
-let admin: TestUser;
-let dev: TestUser;
-let staff: TestUser;
-let member: TestUser;
-let other: TestUser;
+const h = useApi();
+const { admin, dev, staff, member, other } = useUsers(() => h.database.db, {
+  ...OFFICE_USERS,
+  member: { role: 'member', firstname: 'Siti', lastname: 'Aminah' },
+  other: (made) => ({ role: 'member', firstname: 'Joko', referrerId: made.member.id }),
+});
 let levelId: number;
 
 beforeAll(async () => {
-  h = await setupApi();
   const db = h.database.db;
-  admin = await createUser(db, { role: 'admin' });
-  dev = await createUser(db, { role: 'dev' });
-  staff = await createUser(db, { role: 'staff' });
-  member = await createUser(db, { role: 'member', firstname: 'Siti', lastname: 'Aminah' });
-  other = await createUser(db, { role: 'member', firstname: 'Joko', referrerId: member.id });
   await createUser(db, { role: 'member', firstname: 'Rina', referrerId: member.id });
   const [lvl] = await db.insert(levels).values({ name: 'Gold', blastFee: 120, requirementBlast: 100 }).returning();
   levelId = lvl.id;
@@ -30,17 +24,8 @@ beforeAll(async () => {
     { clientid: 'id-1-3', userId: other.id, state: 'loggedOut' },
   ]);
 });
-afterAll(() => h.close());
 
-const get = (path: string, u?: TestUser) => {
-  const r = request(h.app).get(path);
-  return u ? r.set(bearer(u.token)) : r;
-};
-const put = (path: string, u: TestUser, body: unknown) =>
-  request(h.app)
-    .put(path)
-    .set(bearer(u.token))
-    .send(body as object);
+const { get, put } = apiCalls(h, '');
 
 describe('GET /api/admin/users/{id}', () => {
   it('lets everybody read themselves, with the effective fee and intervals from the settings', async () => {

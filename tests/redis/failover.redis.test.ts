@@ -14,6 +14,7 @@ import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
 import { ensureSettings } from '../../server/src/bootstrap';
 import { bearer } from '../support/api';
+import { allowBlastingAnyTime } from '../support/db';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
 
 /**
@@ -96,6 +97,7 @@ beforeAll(async () => {
   await admin.end();
   database = await openDatabase({ databaseUrl: dbUrl, pgliteDir: '' });
   await ensureSettings(database.db);
+  await allowBlastingAnyTime(database.db);
   member = await createUser(database.db, { role: 'member' });
   const log = createLogger('silent');
   // the API is a producer only: the sessions live in the worker processes

@@ -12,7 +12,9 @@ import { type EventBus, RedisBus } from '../../core/src/realtime/bus';
 import { publishToAdmins, publishToUser } from '../../core/src/realtime/publish';
 import type { AuthState } from '../../server/src/auth/tokens';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
+import { UsersService } from '../../server/src/modules/users/users.service';
 import { attachHub, type Hub } from '../../server/src/realtime/hub';
+import { CLOSE_TOKEN_ENDED } from '../../server/src/realtime/token-versions';
 import { createTestDatabase } from '../support/db';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
 
@@ -290,6 +292,24 @@ describe('realtime hub over Redis: two API replicas', () => {
     expect(await status(wsUrl(b, memberB.id, memberA.token))).toBe(401);
     expect(await status(`${b.base}/socket?id=${memberA.id}&token=${encodeURIComponent(memberA.token)}`)).toBe(404);
     expect(await subscribers(`client-${memberB.id}`)).toBe(0);
+  });
+
+  it('"log out everywhere" on one replica closes the user’s sockets on both (4001), and nobody else’s', async () => {
+    const u = await createUser(database.db, { role: 'admin' });
+    const onA = await connect(a, u);
+    const onB = await connect(b, u);
+    const other = await connect(b, memberA);
+    // replica A's users service, as its route calls it
+    await new UsersService(new UsersRepo(database.db), a.bus).logoutEverywhere({ id: u.id, role: 'admin' });
+    const closedOr = (s: LiveSocket) =>
+      Promise.race([s.closed, new Promise<string>((r) => setTimeout(() => r('still open'), 3000))]);
+    expect(await closedOr(onA)).toBe(CLOSE_TOKEN_ENDED);
+    expect(await closedOr(onB)).toBe(CLOSE_TOKEN_ENDED);
+    await publishToAdmins(worker, 'count_fail', { deviceId: 'after-logout', value: 1, income: 0 });
+    await sentinel(other, memberA.id);
+    expect([...onA.frames, ...onB.frames].some((f) => f.includes('after-logout'))).toBe(false);
+    const again = await attempt(wsUrl(b, u.id, u.token));
+    expect(again.opened ? 101 : again.status).toBe(401);
   });
 
   it('closing one replica closes its sockets (1001) and leaves Redis, while the other keeps delivering', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '../../core/src/db/client';
 import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
@@ -42,4 +43,19 @@ export async function startTestServer(): Promise<TestServer> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * startTestServer for the file it is called in: started in beforeAll, closed in afterAll. The
+ * object is returned at once and filled in by the hook, so a suite can name it at module level.
+ */
+export function useTestServer(): TestServer {
+  const server = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(server, await startTestServer());
+  });
+  afterAll(async () => {
+    await server.close?.();
+  });
+  return server;
 }

@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
-import request from 'supertest';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { loadConfig } from '../../core/src/config';
 import type { Database } from '../../core/src/db/client';
 import { InProcessQueue } from '../../core/src/jobs/queue';
 import { createLogger } from '../../core/src/logger';
 import { InProcessBus } from '../../core/src/realtime/bus';
 import { createApp } from '../../server/src/app';
+import type { SimDriver } from '../../workers/src/drivers/sim';
 import { type Engine, startEngine } from '../../workers/src/engine/index';
-import { bearer } from './api';
+import { apiAs, type HasApp } from './api';
 import { createTestDatabase } from './db';
 import { TEST_JWT_SECRET, type TestUser } from './factories';
 
@@ -45,27 +46,20 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
   const queue = new InProcessQueue();
   const log = createLogger('silent');
   const boot = async (exclusive?: boolean) => {
-    // the simulator reads its delays from the environment when the driver is made
-    const saved = process.env.SIM_PAIR_DELAY_MS;
-    if (opts.pairDelayMs !== undefined) process.env.SIM_PAIR_DELAY_MS = String(opts.pairDelayMs);
-    try {
-      return await startEngine({
-        config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium' },
-        db: database.db,
-        queue,
-        bus,
-        log,
-        exclusive,
-        blastSecondMs: opts.blastSecondMs,
-        pendingTtlMs: opts.pendingTtlMs,
-        maxPendingLogins: opts.maxPendingLogins,
-      });
-    } finally {
-      if (opts.pairDelayMs !== undefined) {
-        if (saved === undefined) delete process.env.SIM_PAIR_DELAY_MS;
-        else process.env.SIM_PAIR_DELAY_MS = saved;
-      }
-    }
+    // the simulator's delays come from the SIM_* variables a suite sets, as an operator's would
+    const sim = loadConfig().sim;
+    if (opts.pairDelayMs !== undefined) sim.pairDelayMs = opts.pairDelayMs;
+    return startEngine({
+      config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium', sim },
+      db: database.db,
+      queue,
+      bus,
+      log,
+      exclusive,
+      blastSecondMs: opts.blastSecondMs,
+      pendingTtlMs: opts.pendingTtlMs,
+      maxPendingLogins: opts.maxPendingLogins,
+    });
   };
   const h: WaHarness = {
     database,
@@ -81,6 +75,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       bus,
       queue,
       qrTimeoutMs: 1500,
+      monitor: { simulator: true },
     }),
     restartEngine: async () => {
       h.engine = await boot(true);
@@ -97,12 +92,60 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
   return h;
 }
 
+/**
+ * startWaHarness for the file (or describe) it is called in: started in beforeAll, closed in
+ * afterAll. The object is returned at once and filled in by the hook; its restartEngine keeps
+ * `engine` on it current.
+ */
+export function useWaHarness(opts: WaHarnessOptions = {}): WaHarness {
+  const h = {} as WaHarness;
+  beforeAll(async () => {
+    const started = await startWaHarness(opts);
+    Object.assign(h, started, {
+      restartEngine: async () => {
+        h.engine = await started.restartEngine();
+        return h.engine;
+      },
+    });
+  });
+  afterAll(async () => {
+    await h.close?.();
+  });
+  return h;
+}
+
+/** The simulator's knobs a suite turns, by their SIM_* variable. */
+const SIM_VARIABLES = {
+  pairDelayMs: 'SIM_PAIR_DELAY_MS',
+  restoreDelayMs: 'SIM_RESTORE_DELAY_MS',
+  sendLatencyMs: 'SIM_SEND_LATENCY_MS',
+  sendFailRate: 'SIM_SEND_FAIL_RATE',
+  registeredRate: 'SIM_REGISTERED_RATE',
+} as const;
+
+/**
+ * Sets SIM_* for the test file, as an operator would: a harness's engine reads them when it starts,
+ * and `loadConfig().sim` whenever a suite asks what the simulator does.
+ */
+export function setSimEnv(sim: Partial<Record<keyof typeof SIM_VARIABLES, number>>): void {
+  for (const [key, value] of Object.entries(sim) as [keyof typeof SIM_VARIABLES, number][]) {
+    process.env[SIM_VARIABLES[key]] = String(value);
+  }
+}
+
 /** Calls to /api/admin/whatsapp as a user. */
-export function waApi(h: WaHarness, u: TestUser) {
+export function waApi(h: HasApp, u: TestUser) {
+  return apiAs(h, u, '/api/admin/whatsapp');
+}
+
+/** The helpers below bound to one harness (a hook-filled one too), for a suite to destructure once. */
+export function waHelpers(h: WaHarness) {
   return {
-    get: (p: string) => request(h.app).get(`/api/admin/whatsapp${p}`).set(bearer(u.token)),
-    post: (p: string, body: object) => request(h.app).post(`/api/admin/whatsapp${p}`).set(bearer(u.token)).send(body),
-    put: (p: string, body: object) => request(h.app).put(`/api/admin/whatsapp${p}`).set(bearer(u.token)).send(body),
+    wa: (u: TestUser) => waApi(h, u),
+    nextEvent: (channel: string, event: string, timeoutMs?: number) => nextEvent(h, channel, event, timeoutMs),
+    connect: (u: TestUser, opts: { phoneNumber?: string } = {}) => connectAccount(h, u, opts),
+    /** the simulated WhatsApp of the harness's current engine */
+    sim: () => h.engine.driver as SimDriver,
   };
 }
 
@@ -136,6 +179,13 @@ export function nextEvent(
 
 let seq = 0;
 export const newDeviceId = () => `id-${Date.now()}-${(seq++ % 9000) + 100}`;
+
+/** A saved WhatsApp account as the API answers it (the fields the suites use). */
+export interface SavedAccount {
+  id: number;
+  clientid: string;
+  phonenumber: string;
+}
 
 /** Connects an account for `u` the way the create screen does; returns the saved account. */
 export async function connectAccount(h: WaHarness, u: TestUser, opts: { phoneNumber?: string } = {}) {

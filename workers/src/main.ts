@@ -1,19 +1,10 @@
-import { ConfigError, loadConfig } from '@wa/core/config';
+import { loadConfigOrExit } from '@wa/core/config';
 import { createLogger } from '@wa/core/logger';
 import { startWorker } from './worker';
 
 /** `npm run worker`: a job-taking process; SIGTERM lets the jobs in flight finish first. */
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   let worker: Awaited<ReturnType<typeof startWorker>>;
   try {

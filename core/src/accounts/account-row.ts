@@ -1,5 +1,6 @@
 import type { WhatsappDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
+import { DAILY_CAP, SENT_TODAY } from './daily-cap';
 
 /** A whatsapp_accounts row as the API reads it (with the owner's name on lists). */
 export interface AccountRow {
@@ -21,6 +22,11 @@ export interface AccountRow {
   income: number | string;
   suspended: boolean;
   suspended_count: number;
+  paused_until: Date | string | null;
+  pause_reason: string | null;
+  daily_cap: number | null;
+  sent_today: number;
+  blast_start_at: Date | string | null;
   created_at: Date | string;
   firstname?: string;
   lastname?: string;
@@ -30,7 +36,10 @@ export interface AccountRow {
 /** The columns of AccountRow, over `whatsapp_accounts w`. */
 export const ACCOUNT_COLS = sql`w.id, w.clientid, w.user_id, w.previous_device_id, w.phonenumber, w.pushname, w.server,
   w.serialized, w.proxy_id, w.reconnect, w.interval, w.state, w.status, w.count_success, w.count_fail,
-  w.income, w.suspended, w.suspended_count, w.created_at`;
+  w.income, w.suspended, w.suspended_count, w.created_at,
+  case when w.paused_until > now() then w.paused_until end as paused_until,
+  case when w.paused_until > now() then w.pause_reason end as pause_reason,
+  ${DAILY_CAP} as daily_cap, ${SENT_TODAY} as sent_today, w.blast_start_at`;
 
 export function toWhatsappDto(r: AccountRow): WhatsappDto {
   const dto: WhatsappDto = {
@@ -54,6 +63,11 @@ export function toWhatsappDto(r: AccountRow): WhatsappDto {
     income: Number(r.income),
     suspended: r.suspended,
     suspended_count: Number(r.suspended_count),
+    paused_until: r.paused_until ? new Date(r.paused_until).toISOString() : null,
+    pause_reason: r.paused_until ? r.pause_reason : null,
+    daily_cap: Number(r.daily_cap ?? 0),
+    sent_today: Number(r.sent_today),
+    scheduled_at: r.status === 'sending' && r.blast_start_at ? new Date(r.blast_start_at).toISOString() : null,
     createdAt: new Date(r.created_at).toISOString(),
   };
   if (r.firstname !== undefined) {

@@ -1,6 +1,7 @@
 import type { ClientInfo, RunStatus, WhatsappDto, WhatsappState } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rows } from '../db/client';
+import { localDayEnd } from '../local-time';
 import { ACCOUNT_COLS, type AccountRow, toWhatsappDto } from './account-row';
 
 /** What a saved login knows about its account. */
@@ -11,6 +12,15 @@ export interface LoggedInAccount {
   server: string | null;
   serialized: string | null;
   proxyId: number | null;
+}
+
+/** An account's figures after a blast message: its counts, income, failure streak and the day's count. */
+export interface SendCounts {
+  count_success: number;
+  count_fail: number;
+  income: number;
+  fail_streak: number;
+  sent_today: number;
 }
 
 /** An account a sweep claimed, with what its new holder needs to restore the session. */
@@ -40,7 +50,9 @@ const leaseUntil = (leaseMs: number) => sql`now() + ${leaseMs} * interval '1 mil
  * - run status: `startSending` only from idle on a connected account that is not suspended,
  *   `stopSending` back to idle, `setRunStatus` by hand (an admin's repair);
  * - session state: `applySessionState` (suspension sticky, see shownState), `suspend`,
- *   `liftSuspension`;
+ *   `suspendForRule1`, `liftSuspension`;
+ * - account safety: `pause` after ban signals, `liftPause`, `countDrop`; `countSend` keeps the
+ *   failure streak;
  * - leases (which worker holds the live session): `adopt`, `claimExpired`, `renewLeases`,
  *   `releaseLease(s)`, `expireLease`;
  * - the rest of the row: `create`, `relogin`, `recordClientInfo`, `countSend`, `resetCounts`,
@@ -94,20 +106,39 @@ export class AccountsRepo {
       where id = ${id}`);
   }
 
-  /** A blast message's outcome on its account; its new counts (null when the account is gone). */
-  async countSend(
-    id: number,
-    o: { success: boolean; fee: number },
-  ): Promise<{ count_success: number; count_fail: number; income: number } | null> {
-    const [r] = await rows<{ count_success: number; count_fail: number; income: number | string }>(
+  /**
+   * A blast message's outcome on its account: its counts and income, its failure streak and the
+   * day's count for the daily cap (a new day in `timeZone` starts it again). Null when the account is gone.
+   */
+  async countSend(id: number, o: { success: boolean; fee: number; timeZone: string }): Promise<SendCounts | null> {
+    const [r] = await rows<SendCounts>(
       this.db,
       sql`update whatsapp_accounts
           set count_success = count_success + ${o.success ? 1 : 0}, count_fail = count_fail + ${o.success ? 0 : 1},
-              income = income + ${o.success ? o.fee : 0}, updated_at = now()
+              income = income + ${o.success ? o.fee : 0},
+              fail_streak = ${o.success ? sql`0` : sql`fail_streak + 1`},
+              sent_today = case when sent_day_end > now() then sent_today + 1 else 1 end,
+              sent_day_end = ${localDayEnd(o.timeZone)}, updated_at = now()
           where id = ${id}
-          returning count_success, count_fail, income`,
+          returning count_success, count_fail, income, fail_streak, sent_today`,
     );
-    return r ? { count_success: r.count_success, count_fail: r.count_fail, income: Number(r.income) } : null;
+    return r ? { ...r, income: Number(r.income) } : null;
+  }
+
+  /**
+   * A number check (generator, validator) takes one of the account's daily budget: true when it
+   * was within `budget` for the current day in `timeZone` (a new day starts the count again).
+   */
+  async countCheck(id: number, budget: number, timeZone: string): Promise<boolean> {
+    const r = await rows<{ id: number }>(
+      this.db,
+      sql`update whatsapp_accounts
+          set checks_today = case when checks_day_end > now() then checks_today + 1 else 1 end,
+              checks_day_end = ${localDayEnd(timeZone)}
+          where id = ${id} and (checks_day_end is null or checks_day_end <= now() or checks_today < ${budget})
+          returning id`,
+    );
+    return r.length > 0;
   }
 
   /** POST reset: the counts and income start again (the message log keeps the total). */
@@ -125,12 +156,14 @@ export class AccountsRepo {
   // ---- run status -------------------------------------------------------------------------
 
   /**
-   * A blast starts: the switch the holder's loop reads flips to 'sending', only from idle on a
-   * connected account that is not suspended, so of two starts one wins. Null when it did not flip.
+   * A blast starts (at `startAt` when the member scheduled it): the switch the holder's loop reads
+   * flips to 'sending', only from idle on a connected account that is neither suspended nor paused,
+   * so of two starts one wins. Null when it did not flip.
    */
-  startSending(id: number): Promise<WhatsappDto | null> {
-    return this.one(sql`update whatsapp_accounts as w set status = 'sending', updated_at = now()
+  startSending(id: number, startAt: Date | null = null): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w set status = 'sending', blast_start_at = ${startAt}, updated_at = now()
                         where w.id = ${id} and w.status = 'idle' and w.state = 'connected' and not w.suspended
+                          and (w.paused_until is null or w.paused_until <= now())
                         returning ${ACCOUNT_COLS}`);
   }
 
@@ -139,7 +172,7 @@ export class AccountsRepo {
    * Null when it was not sending (someone else ended it first).
    */
   stopSending(id: number): Promise<WhatsappDto | null> {
-    return this.one(sql`update whatsapp_accounts as w set status = 'idle', updated_at = now()
+    return this.one(sql`update whatsapp_accounts as w set status = 'idle', blast_start_at = null, updated_at = now()
                         where w.id = ${id} and w.status = 'sending' returning ${ACCOUNT_COLS}`);
   }
 
@@ -173,6 +206,56 @@ export class AccountsRepo {
           where id = ${id} returning suspended_count`,
     );
     return r?.suspended_count ?? 0;
+  }
+
+  /**
+   * Rule #1 (§4 Suspension: 'Jangan hapus pesan terkirim'): the member deleted a blast message for
+   * everyone. The account is suspended at once (state suspended, its blast ends); its new
+   * suspended_count, or null when it is gone.
+   */
+  async suspendForRule1(id: number): Promise<number | null> {
+    const [r] = await rows<{ suspended_count: number }>(
+      this.db,
+      sql`update whatsapp_accounts
+          set suspended = true, suspended_count = suspended_count + 1, state = 'suspended', status = 'idle', updated_at = now()
+          where id = ${id} returning suspended_count`,
+    );
+    return r?.suspended_count ?? null;
+  }
+
+  /**
+   * Ban signals (a failure streak, a rate limit, a restriction, a session that keeps dropping): no
+   * blast until `hours` from now, and a running one ends. A longer pause already set stays.
+   */
+  pause(id: number, hours: number, reason: string): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w
+                        set paused_until = greatest(coalesce(w.paused_until, now()), now() + ${hours} * interval '1 hour'),
+                            pause_reason = ${reason}, status = 'idle', fail_streak = 0, drops = 0, drops_since = null,
+                            updated_at = now()
+                        where w.id = ${id} returning ${ACCOUNT_COLS}`);
+  }
+
+  /** Admin or dev lifts a pause: the account may blast again. Null when the account is gone. */
+  liftPause(id: number): Promise<WhatsappDto | null> {
+    return this.one(sql`update whatsapp_accounts as w
+                        set paused_until = null, pause_reason = null, fail_streak = 0, drops = 0, drops_since = null,
+                            updated_at = now()
+                        where w.id = ${id} returning ${ACCOUNT_COLS}`);
+  }
+
+  /**
+   * The session dropped: counts the drops within `windowMinutes` of the first one (a new window
+   * starts after it). Returns how many there are in the current window.
+   */
+  async countDrop(id: number, windowMinutes: number): Promise<number> {
+    const [r] = await rows<{ drops: number }>(
+      this.db,
+      sql`update whatsapp_accounts as w
+          set drops = case when w.drops_since > now() - ${windowMinutes} * interval '1 minute' then w.drops + 1 else 1 end,
+              drops_since = case when w.drops_since > now() - ${windowMinutes} * interval '1 minute' then w.drops_since else now() end
+          where w.id = ${id} returning drops`,
+    );
+    return r?.drops ?? 0;
   }
 
   /** POST activate: the suspension is lifted; the session's next state shows through. */

@@ -1,4 +1,4 @@
-import type { ClientInfo, WhatsappState } from '@wa/shared';
+import type { ClientInfo, SimCommand, SimResult, WhatsappState } from '@wa/shared';
 import type { ToolKind } from '../db/tool-tables';
 
 /** An op that takes no arguments beyond who asks. */
@@ -36,6 +36,8 @@ export interface DeviceCommandMap {
     args: { kind: 'send' } | { kind: ToolKind; id: number; action: 'start' | 'stop' };
     reply: { deviceId: string } | { id: number; status: 'running' | 'idle' };
   };
+  /** the dev's simulator control (WA_DRIVER=sim): something happens on WhatsApp's side of the account */
+  sim: { args: { command: SimCommand }; reply: SimResult };
 }
 
 export type DeviceOp = keyof DeviceCommandMap;

@@ -50,3 +50,29 @@ export async function publishToOwnerAndAdmins<E extends LiveEvent>(
   if (ownerId !== null) await publishToUser(bus, ownerId, event, payload);
   await publishToAdmins(bus, event, payload);
 }
+
+/**
+ * The bus channel on which a bump of a user's token version is announced (a password, e-mail or
+ * role change, "log out everywhere"). Every hub subscribes to it and closes that user's sockets
+ * opened with an older token: the version is checked at admission only, so without it a socket
+ * would keep streaming after its token ended. It carries no `ws:` prefix, so no browser hears it.
+ */
+export const TOKEN_VERSION_CHANNEL = 'auth:token-version';
+
+/** The message on TOKEN_VERSION_CHANNEL: tokens of `userId` older than `tokenVersion` have ended. */
+export interface TokenVersionBump {
+  userId: number;
+  tokenVersion: number;
+}
+
+/** Tells every API replica's hub that the user's tokens older than `tokenVersion` have ended. */
+export function publishTokenVersion(bus: EventBus, userId: number, tokenVersion: number): Promise<void> {
+  const message: TokenVersionBump = { userId, tokenVersion };
+  return bus.publish(TOKEN_VERSION_CHANNEL, message);
+}
+
+/** Whether a bus message is a TokenVersionBump. */
+export function isTokenVersionBump(m: unknown): m is TokenVersionBump {
+  const v = m as Partial<TokenVersionBump> | null;
+  return typeof v === 'object' && v !== null && Number.isInteger(v.userId) && Number.isInteger(v.tokenVersion);
+}

@@ -46,10 +46,19 @@ export async function actorFromToken(
   token: string,
   load: (id: number) => Promise<AuthState | null>,
 ): Promise<Actor | null> {
+  return (await sessionFromToken(secret, token, load))?.actor ?? null;
+}
+
+/** actorFromToken, with the token version the token was checked at (the hub keeps it per socket). */
+export async function sessionFromToken(
+  secret: string,
+  token: string,
+  load: (id: number) => Promise<AuthState | null>,
+): Promise<{ actor: Actor; tokenVersion: number } | null> {
   const claims = verifyToken(secret, token);
   if (!claims) return null;
   const state = await load(claims.id);
   const role = normalizeRole(state?.role ?? null);
   if (!state || !role || state.tokenVersion !== claims.tv) return null;
-  return { id: claims.id, role };
+  return { actor: { id: claims.id, role }, tokenVersion: claims.tv };
 }

@@ -1,7 +1,6 @@
 import type { Actor } from '@wa/core/actor';
-import { AppError, forbidden, unauthorized } from '@wa/core/errors';
+import { AppError, unauthorized } from '@wa/core/errors';
 import { type Ability, assertCan } from '@wa/core/policy';
-import type { Role } from '@wa/shared';
 import type { NextFunction, Request, Response } from 'express';
 import { type AuthState, actorFromToken } from '../auth/tokens';
 
@@ -58,18 +57,6 @@ export function authenticate(secret: string, load: (id: number) => Promise<AuthS
 export function allow(ability: Ability) {
   return (req: Request, _res: Response, next: NextFunction) => {
     assertCan(actorOf(req), ability);
-    next();
-  };
-}
-
-/**
- * Lets only the given roles through (403 otherwise). Only whatsapp.routes.ts still uses it, until
- * its rework moves to `allow` and the `account.*` abilities of the policy table.
- */
-export function requireRoles(...roles: Role[]) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (!req.actor) throw unauthorized();
-    if (!roles.includes(req.actor.role)) throw forbidden();
     next();
   };
 }

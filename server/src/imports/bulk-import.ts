@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { DEFAULT_IMPORT_TUNING, type ImportTuning } from '@wa/core/config-engine';
 import { type Db, type RawTx, withRawTransaction } from '@wa/core/db/client';
 import { AppError, badRequest } from '@wa/core/errors';
 import { ImportFileError } from '@wa/core/imports/json-stream';
@@ -12,6 +13,7 @@ import type { BulkTarget } from './bulk-target';
 import { ByteFile } from './byte-file';
 import { copyLine, copyStream } from './copy-stream';
 import { directLoad } from './direct-load';
+import { importProfiler } from './profile';
 import { writeChunk } from './write-chunk';
 
 export interface BulkOutcome {
@@ -25,8 +27,6 @@ export interface BulkOutcome {
 const BATCH = 20_000;
 /** every DTO starts with its id, so a created row's JSON is this head, the id, and a tail */
 const ID_HEAD = '{"id":0,';
-/** PGlite builds a large import faster by loading the heap first and indexing after */
-const REBUILD_MIN_ROWS = 100_000;
 
 /** A temp file of JSON items separated by commas, ready to be sent as the inside of an array. */
 export class ItemFile {
@@ -164,7 +164,13 @@ async function* cursorRows<T>(tx: RawTx, name: string, text: string): AsyncGener
  * Memory holds only the keys seen (for in-file duplicates); the created and skipped rows are
  * read back through cursors into temp files under `tmpRoot` and streamed back by `send`.
  */
-export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, tmpRoot: string): Promise<BulkOutcome> {
+export async function bulkImport(
+  db: Db,
+  target: BulkTarget,
+  file: ImportFile,
+  tmpRoot: string,
+  tuning: ImportTuning = DEFAULT_IMPORT_TUNING,
+): Promise<BulkOutcome> {
   const dir = path.join(tmpRoot, `import-${Date.now()}-${randomBytes(4).toString('hex')}`);
   mkdirSync(dir, { recursive: true });
   const created = new ItemFile(dir, 'created.json');
@@ -175,20 +181,12 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
   const cols = columns.join(', ');
   const valueCols = columns.map((c) => `i.${c}`).join(', ');
 
-  const t0 = Date.now();
-  const mark = (what: string) => {
-    if (!process.env.IMPORT_PROFILE) return;
-    const m = process.memoryUsage();
-    const mb = (n: number) => Math.round(n / 1048576);
-    console.error(
-      `[import] ${what} at ${Date.now() - t0} ms (rss ${mb(m.rss)} MB, heap ${mb(m.heapUsed)}, external ${mb(m.external)}, buffers ${mb(m.arrayBuffers)})`,
-    );
-  };
+  const mark = importProfiler(tuning.profile);
   try {
     await withRawTransaction(db, async (tx) => {
       await tx.query('select pg_advisory_xact_lock($1)', [target.lockKey]);
       // a small table: its keys fit in memory and the file loads straight in
-      if (await directLoad(tx, target, file, { created, skipped }, mark)) return;
+      if (await directLoad(tx, target, file, { created, skipped }, mark, tuning)) return;
       // scratch tables for this import: unlogged on PostgreSQL (shared buffers, no WAL; a temp
       // table spills past temp_buffers), temporary on PGlite; created and dropped in this
       // transaction, so a crash leaves nothing behind
@@ -259,7 +257,7 @@ export async function bulkImport(db: Db, target: BulkTarget, file: ImportFile, t
 
       // a large load into a smaller table: heap first, then the secondary indexes in one pass each
       const rebuild: string[] = [];
-      if (fresh >= (Number(process.env.IMPORT_REBUILD_MIN_ROWS) || REBUILD_MIN_ROWS)) {
+      if (fresh >= tuning.rebuildMinRows) {
         const [{ n: existing } = { n: 0 }] = await tx.query<{ n: number }>(`select count(*)::int as n from ${table}`);
         if (fresh > existing) {
           const idx = await tx.query<{ indexname: string; indexdef: string }>(

@@ -1,3 +1,4 @@
+import type { ImportTuning } from '@wa/core/config-engine';
 import type { RawTx } from '@wa/core/db/client';
 import { badRequest } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
@@ -7,8 +8,6 @@ import type { BulkTarget } from './bulk-target';
 import { copyLine, copyStream } from './copy-stream';
 import { KeyTable } from './key-table';
 
-/** Tables up to this size have their keys read into memory, so the file loads straight in. */
-export const DIRECT_MAX_EXISTING = 200_000;
 /** bytes per row assumed when planning from the upload's size */
 const BYTES_PER_ROW = 40;
 const BATCH = 20_000;
@@ -66,7 +65,7 @@ function tableWriter(tx: RawTx, table: string, columns: readonly string[]) {
 }
 
 /**
- * Loads an import straight into a small table (at most DIRECT_MAX_EXISTING rows): its keys are read
+ * Loads an import straight into a small table (at most `tuning.directMaxExisting` rows): its keys are read
  * into memory first, so every row of the file is decided while it is parsed (created with an id
  * reserved from the sequence, or skipped with its reason and the row that holds its key) and the
  * new rows stream into the table with COPY. For a load larger than the table, the secondary
@@ -79,12 +78,12 @@ export async function directLoad(
   file: ImportFile,
   out: { created: Sink; skipped: Sink },
   mark: (what: string) => void,
+  tuning: ImportTuning,
 ): Promise<{ records: number } | null> {
   const { table, key, columns } = target;
   const [stats] = await tx.query<{ n: number }>(`select row_count::int as n from table_stats where name = $1`, [table]);
   const existing = stats?.n ?? 0;
-  const limit = Number(process.env.IMPORT_DIRECT_MAX_EXISTING ?? DIRECT_MAX_EXISTING);
-  if (existing > limit) return null;
+  if (existing > tuning.directMaxExisting) return null;
 
   // key → id * 8 + status index * 2 + (seen in this file ? 1 : 0): one number per key keeps it small
   const statuses: string[] = [];
@@ -102,7 +101,7 @@ export async function directLoad(
 
   const estimate = file.bytes ? Math.floor(file.bytes / BYTES_PER_ROW) : 0;
   const rebuild: string[] = [];
-  const large = estimate >= (Number(process.env.IMPORT_REBUILD_MIN_ROWS) || 100_000) && estimate > existing;
+  const large = estimate >= tuning.rebuildMinRows && estimate > existing;
   if (large) {
     const idx = await tx.query<{ indexname: string; indexdef: string }>(
       `select indexname, indexdef from pg_indexes where schemaname = 'public' and tablename = $1

@@ -6,7 +6,7 @@ import type { EventBus } from '@wa/core/realtime/bus';
 import { liveBusChannel } from '@wa/core/realtime/publish';
 import { channelsFor } from '@wa/shared';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { type AuthState, actorFromToken } from '../auth/tokens';
+import { type AuthState, sessionFromToken } from '../auth/tokens';
 import {
   CLOSE_GRACE_MS,
   CLOSE_TOO_MANY_SOCKETS,
@@ -17,6 +17,7 @@ import {
   MAX_INCOMING_BYTES,
   MAX_SOCKETS_PER_USER,
 } from './hub-limits';
+import { CLOSE_TOKEN_ENDED, watchTokenVersions } from './token-versions';
 
 /** Where browsers open their socket: `/ws?id={userId}&token={jwt}`. */
 export const HUB_PATH = '/ws';
@@ -57,6 +58,8 @@ export interface HubInspection {
 interface Client {
   ws: WebSocket;
   userId: number;
+  /** the version of the token it was admitted with: a bump past it closes the socket */
+  tokenVersion: number;
   channels: Channel[];
   alive: boolean;
   dropped: number;
@@ -98,7 +101,8 @@ function refuse(socket: Duplex, status: number): void {
  * The realtime hub (§7): authenticates WebSocket upgrades on `/ws`, joins each socket to exactly
  * `channelsFor(userId, role)`, and relays the bus messages of those channels (`ws:{channel}`) to
  * the sockets connected to this process. A bus channel is subscribed while at least one local
- * socket is in it. The socket is server→client only.
+ * socket is in it. The socket is server→client only. When a user's token version is bumped on any
+ * replica (TOKEN_VERSION_CHANNEL), the user's sockets opened with an older token are closed (4001).
  */
 export function attachHub(server: Server, deps: HubDeps): Hub {
   const { bus, jwtSecret, log } = deps;
@@ -206,6 +210,12 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     client.ws.once('close', () => clearTimeout(cut));
   }
 
+  // a user's tokens older than a bumped version have ended: so have the sockets opened with them
+  const versions = watchTokenVersions(bus, log, (userId, version) => {
+    for (const c of [...(byUser.get(userId) ?? [])])
+      if (c.tokenVersion < version) shut(c, CLOSE_TOKEN_ENDED, 'token ended');
+  });
+
   /** Spends one frame of the socket's budget; false (and the socket closed with 1008) when none is left. */
   function take(client: Client): boolean {
     if (client.shut) return false;
@@ -223,10 +233,11 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     return false;
   }
 
-  function open(ws: WebSocket, userId: number, joined: Channel[]): void {
+  function open(ws: WebSocket, userId: number, tokenVersion: number, joined: Channel[]): void {
     const client: Client = {
       ws,
       userId,
+      tokenVersion,
       channels: joined,
       alive: true,
       dropped: 0,
@@ -270,22 +281,24 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
       }
       if (client.dropped > 0) log?.warn({ userId, dropped: client.dropped }, 'realtime: slow socket closed');
     });
+    if (versions.ended(userId, tokenVersion)) shut(client, CLOSE_TOKEN_ENDED, 'token ended'); // ended while admitted
   }
 
   async function admit(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, onError: () => void) {
     const token = url.searchParams.get('token');
     const idParam = url.searchParams.get('id');
     if (!token || idParam === null || !/^\d+$/.test(idParam)) return refuse(socket, 401);
-    // the same check as the API's: a token ended by a password change or "log out everywhere" is refused
-    let actor: Actor | null;
+    // as the API: an ended token is refused; a bump after this read closes the socket (it is heard)
+    let session: { actor: Actor; tokenVersion: number } | null;
     try {
-      actor = await actorFromToken(jwtSecret, token, (id) => deps.authState(id));
+      await versions.ready();
+      session = await sessionFromToken(jwtSecret, token, (id) => deps.authState(id));
     } catch (err) {
       log?.error({ err }, 'realtime: could not read the user');
       return refuse(socket, 503);
     }
-    if (!actor || actor.id !== Number(idParam)) return refuse(socket, 401);
-    const { id: userId, role } = actor;
+    if (!session || session.actor.id !== Number(idParam)) return refuse(socket, 401);
+    const { id: userId, role } = session.actor;
     if (closing || socket.destroyed) return refuse(socket, 503);
 
     // subscribe before the handshake completes: once the browser sees `open`, nothing is missed
@@ -305,7 +318,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     let opened = false;
     wss.handleUpgrade(req, socket, head, (ws) => {
       opened = true;
-      open(ws, userId, joined);
+      open(ws, userId, session.tokenVersion, joined);
     });
     // without verifyClient, ws completes (or aborts) the handshake synchronously
     if (!opened) for (const c of joined) release(c);
@@ -379,6 +392,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
       for (const ws of open) ws.terminate();
       await Promise.all(open.map(closed));
       while (pending.size > 0) await Promise.allSettled([...pending]);
+      await versions.close().catch((err) => log?.warn({ err }, 'realtime: bus unsubscribe failed'));
       wss.close();
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, requiredNumber, requiredText } from './common';
+import { optionalId, pageQuery, requiredNumber, requiredText } from './common';
 
 /** Largest bonus or withdrawal, whole rupiah: far above any real one, well inside a safe integer. */
 export const MAX_NOMINAL = 1_000_000_000_000;
@@ -16,15 +16,7 @@ export interface BonusDto {
 }
 
 /** `?user_id=`: a positive user id, or absent (an empty value counts as absent). */
-export const optionalUserId = z.preprocess(
-  (v) => (v === null || v === '' ? undefined : v),
-  z.coerce
-    .number({ error: 'user_id must be a number' })
-    .int('user_id must be a whole number')
-    .positive('user_id must be a positive number')
-    .max(2_147_483_647, 'user_id is too large')
-    .optional(),
-);
+export const optionalUserId = optionalId('user_id');
 
 /**
  * POST /admin/bonus/create (§5 Bonus: nominal a required number; reason and member required).

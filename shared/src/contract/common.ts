@@ -35,28 +35,50 @@ export function findNul(value: unknown, path = '', depth = 0): string | null {
   return null;
 }
 
-/** `?page=` as the server reads it: a whole number from 1, default 1. */
-export const pageQuery = z.object({
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be 1 or more')
-    .max(1_000_000_000, 'page is too large')
-    .default(1),
-  search: z
+/**
+ * A number, or a numeric string as its number; anything else (a boolean, an array, null, an empty
+ * string) is passed on as it is, for `z.number` to refuse with the field's own message. (z.coerce
+ * would read `true` as 1, `[3]` as 3 and `null`, `false` or `[]` as 0.)
+ */
+const numeric = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+
+/**
+ * `?search=` of a list: trimmed text of at most `max` characters. A repeated parameter (an array)
+ * is refused as 'search must be text.'.
+ */
+export function searchQuery(max = 200) {
+  return z
     .string({ error: 'search must be text.' })
     .trim()
-    .max(200, 'search is too long')
+    .max(max, 'search is too long')
     .refine((v) => !hasNul(v), `search ${NUL_MSG}`)
-    .optional(),
+    .optional();
+}
+
+/** `?page=` as the server reads it: a whole number from 1, default 1; and `?search=`. */
+export const pageQuery = z.object({
+  page: z
+    .preprocess(
+      numeric,
+      z
+        .number({ error: 'page must be a number' })
+        .int('page must be a whole number')
+        .min(1, 'page must be 1 or more')
+        .max(1_000_000_000, 'page is too large'),
+    )
+    .default(1),
+  search: searchQuery(),
 });
 
 /** A path id: a positive whole number. */
-export const idParam = z.coerce
-  .number({ error: 'id must be a number' })
-  .int('id must be a whole number')
-  .positive('id must be a positive number')
-  .max(2_147_483_647, 'id is too large');
+export const idParam = z.preprocess(
+  numeric,
+  z
+    .number({ error: 'id must be a number' })
+    .int('id must be a whole number')
+    .positive('id must be a positive number')
+    .max(2_147_483_647, 'id is too large'),
+);
 
 /**
  * An id in a body or query field: a positive whole number, also as a numeric string. The message
@@ -75,6 +97,17 @@ export function idField(label: string) {
       .int(`${label} must be a whole number.`)
       .positive(`${label} must be a positive number.`)
       .max(2_147_483_647, `${label} is too large.`),
+  );
+}
+
+/**
+ * An optional id in a body or query field: absent, null and '' are absent (so is 0 with
+ * `zeroIsAbsent`); otherwise a number or a numeric string, "X must be a number." for anything else.
+ */
+export function optionalId(label: string, opts: { zeroIsAbsent?: boolean } = {}) {
+  return z.preprocess(
+    (v) => (v === null || v === '' || (opts.zeroIsAbsent && (v === 0 || v === '0')) ? undefined : v),
+    wholeNumber(label, 1, 2_147_483_647).optional(),
   );
 }
 
@@ -107,7 +140,7 @@ export function optionalText(label: string, max = 255) {
 /** A whole number of rupiah or seconds, from a number or a numeric string. */
 export function wholeNumber(label: string, min = 0, max = 1_000_000_000_000) {
   return z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    numeric,
     z
       .number({ error: `${label} must be a number.` })
       .int(`${label} must be a whole number.`)
@@ -129,7 +162,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 /** A required whole number (numeric strings accepted): "X is required." when absent or empty. */
 export function requiredNumber(label: string, min = 0, max = 1_000_000_000_000) {
   return z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    (v) => (v === '' || v === null ? undefined : numeric(v)),
     z
       .number({
         error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be a number.`),

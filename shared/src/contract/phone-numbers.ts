@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { ACTIVE_STATUSES, type ActiveStatus } from '../constants';
+import { ACTIVE_STATUSES, PHONE_STATUSES, type PhoneStatus } from '../constants';
 import { normalizePhone } from '../format';
-import { requiredText } from './common';
+import { pageQuery, requiredText } from './common';
 
 /** A target phone number as the API returns it (§3 Phone number). */
 export interface PhoneNumberDto {
   id: number;
   number: string;
   name: string;
-  status: ActiveStatus;
+  status: PhoneStatus;
   /** 1 while a blast is sending to it */
   in_use: number;
   count_success: number;
@@ -59,3 +59,14 @@ export const PHONE_EXPORT = {
   json: 'phone_numbers.json',
   columns: ['number', 'name', 'status'],
 } as const;
+
+/** GET /admin/phonenumber/list-per-page: the page, a search, and the status filter (opted-out numbers among them). */
+export const phoneListQuery = pageQuery.extend({
+  status: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(PHONE_STATUSES, { error: `status must be one of ${PHONE_STATUSES.join(', ')}.` }).optional(),
+  ),
+});
+
+/** An opted-out number stays out: its status cannot be edited back (account safety). */
+export const OPTOUT_LOCKED = 'Nomor ini sudah opt-out (minta berhenti) dan tidak dikirimi lagi.';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredNumber, requiredText } from './common';
+import { requiredNumber, requiredText, wholeNumber } from './common';
 
 /** The one settings row (§3 Setting). */
 export interface SettingDto {
@@ -10,7 +10,45 @@ export interface SettingDto {
   colors: string;
   referral_percent: number;
   info: string;
+  /** account safety: a target's whole reply that opts them out (case-insensitive), "A, B, C" */
+  optout_keywords: string;
+  /** this many failed blast sends in a row pause the account */
+  fail_streak_pause: number;
+  /** hours a pause after ban signals lasts */
+  pause_hours: number;
+  /** the daily cap of blast messages per account: on its first day, growth per day connected, maximum */
+  daily_cap_start: number;
+  daily_cap_growth: number;
+  daily_cap_max: number;
+  /** the hours blasts may send in, 'HH:MM' in APP_TIMEZONE (end before start runs over midnight) */
+  send_window_start: string;
+  send_window_end: string;
+  /** number checks (generator/validator) per account per day */
+  check_budget_daily: number;
+  /** a number checked within this many days is not checked again (0: always check) */
+  check_cache_days: number;
 }
+
+/** The account-safety fields: optional in an update body, an absent one keeps its value. */
+export const SAFETY_SETTING_FIELDS = [
+  'optout_keywords',
+  'fail_streak_pause',
+  'pause_hours',
+  'daily_cap_start',
+  'daily_cap_growth',
+  'daily_cap_max',
+  'send_window_start',
+  'send_window_end',
+  'check_budget_daily',
+  'check_cache_days',
+] as const;
+
+/** 'HH:MM' from 00:00 to 24:00. */
+const clock = (label: string) =>
+  z
+    .string({ error: `${label} must be a time like 08:00.` })
+    .trim()
+    .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, `${label} must be a time like 08:00.`);
 
 /** A comma-separated list, normalised to "A, B, C" (§3: comma-space separated). */
 const list = (label: string, item: RegExp, itemMsg: string) =>
@@ -41,6 +79,17 @@ export const settingsBody = z
     colors: list('Colors', /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, '"{item}" is not a hex colour like #3C50E0.'),
     referral_percent: requiredNumber('Referral percent', 0, 100),
     info: requiredText('Info is required.', 2000),
+    // account safety: optional in the body, an absent one keeps its value
+    optout_keywords: list('Opt-out keywords', /^[^,]{1,50}$/, 'Opt-out keyword "{item}" is too long.').optional(),
+    fail_streak_pause: wholeNumber('Fail streak pause', 1, 1000).optional(),
+    pause_hours: wholeNumber('Pause hours', 1, 720).optional(),
+    daily_cap_start: wholeNumber('Daily cap start', 1, 100_000).optional(),
+    daily_cap_growth: wholeNumber('Daily cap growth', 0, 100_000).optional(),
+    daily_cap_max: wholeNumber('Daily cap max', 1, 100_000).optional(),
+    send_window_start: clock('Send window start').optional(),
+    send_window_end: clock('Send window end').optional(),
+    check_budget_daily: wholeNumber('Check budget', 1, 1_000_000).optional(),
+    check_cache_days: wholeNumber('Check cache days', 0, 3650).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.interval_min > v.interval_max) {
@@ -48,6 +97,13 @@ export const settingsBody = z
         code: 'custom',
         path: ['interval_min'],
         message: 'Interval minimal harus lebih kecil dari interval maksimal',
+      });
+    }
+    if (v.daily_cap_start !== undefined && v.daily_cap_max !== undefined && v.daily_cap_start > v.daily_cap_max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['daily_cap_max'],
+        message: 'Daily cap max must be at least the daily cap start.',
       });
     }
   });

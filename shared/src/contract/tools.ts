@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from '../format';
-import { idField, pageQuery } from './common';
+import { idField, pageQuery, searchQuery } from './common';
 
 /**
  * The generator and validator tools (§2 Generator and validator, §3, §5, §7): a WhatsApp account
@@ -163,7 +163,7 @@ export type ValidatorInput = z.infer<typeof validatorFields>;
 /** GET …/list-per-page?page&user_id&search */
 export const toolListQuery = pageQuery.extend({
   user_id: idField('user_id').optional(),
-  search: z.string().trim().max(100).optional(),
+  search: searchQuery(100),
 });
 
 /** POST …/start and …/stop */

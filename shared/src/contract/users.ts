@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../constants';
 import { EMAIL_PATTERN } from '../format';
-import { optionalText, pageQuery, wholeNumber } from './common';
+import { optionalId, optionalText, pageQuery, wholeNumber } from './common';
 import { newPassword } from './passwords';
 
 /** A user as the API returns it; the password hash never leaves the server. */
@@ -78,10 +78,8 @@ export const updateUserBody = z
         .optional(),
     ),
     role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}.` }).optional(),
-    level_id: z.preprocess(
-      (v) => (v === '' ? null : v),
-      z.union([wholeNumber('Level', 1, 2_147_483_647), z.null()]).optional(),
-    ),
+    /** a level id, or null (also '') for none; anything else is 'Level must be a number.' */
+    level_id: z.preprocess((v) => (v === '' ? null : v), wholeNumber('Level', 1, 2_147_483_647).nullable().optional()),
     blast_fee: wholeNumber('Fee Whatsapp Blast', 0, 1_000_000_000).optional(),
     blast_interval_min: wholeNumber('Interval Min', 0, 86_400).optional(),
     blast_interval_max: wholeNumber('Interval Max', 0, 86_400).optional(),
@@ -101,13 +99,7 @@ export const updateUserBody = z
   });
 export type UpdateUserBody = z.input<typeof updateUserBody>;
 
-export const referralQuery = z.object({
-  userId: z.coerce
-    .number({ error: 'userId must be a number' })
-    .int()
-    .positive('userId must be a positive number')
-    .optional(),
-});
+export const referralQuery = z.object({ userId: optionalId('userId') });
 
 /** GET /admin/users/members-per-page: page, search, and the 'Filter Status' (active = an account connected or sending). */
 export const membersQuery = pageQuery.extend({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Role, RUN_STATUSES, type WHATSAPP_STATES } from '../constants';
 import { normalizePhone } from '../format';
-import { idField, optionalText } from './common';
+import { idField, optionalId, optionalText, pageQuery, requiredNumber, searchQuery, wholeNumber } from './common';
 
 /** §4 Account creation flow: id-{timestamp}-{random 0-9999}. */
 export const DEVICE_ID_PATTERN = /^id-\d{10,16}-\d{1,4}$/;
@@ -31,18 +31,6 @@ const phone62 = (label: string) =>
       }
       return n;
     });
-
-/** An optional id: absent, null and '' are absent; a number or a numeric string otherwise. */
-const optionalId = (field: string, opts: { zeroIsAbsent?: boolean } = {}) =>
-  z.preprocess(
-    (v) => (v === null || v === '' || (opts.zeroIsAbsent && (v === 0 || v === '0')) ? undefined : v),
-    z.coerce
-      .number({ error: `${field} must be a number.` })
-      .int(`${field} must be a whole number.`)
-      .positive(`${field} must be a positive number.`)
-      .max(2_147_483_647, `${field} is too large.`)
-      .optional(),
-  );
 
 /** POST /admin/whatsapp/new-client. */
 export const newClientBody = z.object({
@@ -152,13 +140,9 @@ export interface SendMessageResult {
 
 /** GET /admin/phonenumber/receivers: the blaster form's receiver choices. */
 export const receiversQuery = z.object({
-  search: z.string({ error: 'search must be text.' }).trim().max(200, 'search is too long').optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a number.' })
-    .int('limit must be a whole number.')
-    .min(1, 'limit must be at least 1.')
-    .max(100, 'limit must be at most 100.')
-    .default(100),
+  search: searchQuery(),
+  /** how many choices, 100 when absent or empty */
+  limit: z.preprocess((v) => (v === '' ? undefined : v), requiredNumber('limit', 1, 100).default(100)),
 });
 
 /** An active target number as the blaster form offers it: no counts, no dates. */
@@ -182,6 +166,20 @@ export const BLAST_TEXTS = {
   stopped: 'Blast dihentikan.',
 } as const;
 
+/** Account safety: why an account was paused, and the refusal of a start while it is (our texts). */
+export const SAFETY_TEXTS = {
+  failStreak: (n: number) => `Gagal kirim ${n}x berturut-turut`,
+  rateLimited: 'WhatsApp membatasi kecepatan kirim (rate limit)',
+  restricted: (reason: string) => `Akun dibatasi WhatsApp: ${reason}`,
+  drops: (n: number, minutes: number) => `Koneksi terputus ${n}x dalam ${minutes} menit`,
+  paused: (until: string) => `Akun dijeda sampai ${until}`,
+  /** the daily cap is reached: the blast ends for the day */
+  dailyCap: 'Limit harian tercapai',
+  /** the account's daily budget of number checks is used up: the generator or validator stops */
+  checkBudget: 'Batas cek nomor harian akun tercapai',
+  pauseLifted: 'Jeda dicabut.',
+} as const;
+
 /** POST /admin/whatsapp/start-blasting and /stop-blasting (§7): the account by its client id. */
 export const blastBody = z.object({
   whatsappClientId: deviceIdField('whatsappClientId'),
@@ -197,16 +195,22 @@ export const blastBody = z.object({
     (v) => (v === 'true' || v === 1 || v === '1' ? true : v === 'false' || v === 0 || v === '0' ? false : v),
     z.boolean({ error: 'loop must be true or false.' }).optional(),
   ),
+  /** start-blasting: a scheduled start (ISO time with its offset, at most 30 days ahead); absent or past: now */
+  start_at: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string({ error: 'start_at must be a date and time.' })
+      .datetime({ offset: true, message: 'start_at must be a date and time like 2026-11-25T08:00:00+07:00.' })
+      .transform((v) => new Date(v))
+      .refine((d) => d.getTime() <= Date.now() + 30 * 86_400_000, 'start_at must be within 30 days.')
+      .optional(),
+  ),
 });
 
 /** PUT /admin/whatsapp/interval: the seconds between two sends of this account. */
 export const intervalBody = z.object({
   id: idField('id'),
-  interval: z.coerce
-    .number({ error: 'interval must be a number' })
-    .int('interval must be a whole number')
-    .min(0, 'interval must be 0 or more')
-    .max(86_400, 'interval must be at most 86400 seconds'),
+  interval: wholeNumber('interval', 0, 86_400),
 });
 
 /** PUT /admin/whatsapp/status: sets the run status (a repair tool for admin and dev). */
@@ -226,11 +230,9 @@ export const WHATSAPP_FILTERS = [
   'suspended',
 ] as const;
 
-export const whatsappListQuery = z.object({
-  page: z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').max(1e9).default(1),
+export const whatsappListQuery = pageQuery.extend({
   user_id: optionalId('user_id'),
   synced: z.preprocess((v) => v === 'true' || v === '1' || v === true, z.boolean()).optional(),
-  search: z.string().trim().max(200, 'search is too long').optional(),
   status: z.preprocess(
     (v) => (v === '' || v === 'all' || v === 'Semua' ? undefined : v),
     z.enum(WHATSAPP_FILTERS, { error: 'status is not a known state' }).optional(),
@@ -258,6 +260,14 @@ export interface WhatsappDto {
   income: number;
   suspended: boolean;
   suspended_count: number;
+  /** account safety: no blast until this time (ISO) after ban signals, with why; null when not paused */
+  paused_until: string | null;
+  pause_reason: string | null;
+  /** account safety: blast messages it may send today (the warm-up cap), and those it sent */
+  daily_cap: number;
+  sent_today: number;
+  /** a scheduled blast starts sending at this time (ISO); null when none is scheduled */
+  scheduled_at: string | null;
   createdAt: string;
   User?: { firstname: string; lastname: string; email: string };
 }

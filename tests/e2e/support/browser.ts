@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { TestUser } from '../../support/factories';
 import type { TestServer } from '../../support/server';
 
@@ -21,8 +22,31 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** What a page is opened from: a launched Browser, or the stand-in useBrowser returns. */
+export type PageSource = Pick<Browser, 'newContext'>;
+
+/**
+ * Chromium for the file it is called in: launched in beforeAll, closed in afterAll. What it returns
+ * can be named at module level and handed to newPage or openAs once the hook has run.
+ */
+export function useBrowser(): PageSource {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    newContext: (options) => {
+      if (!browser) throw new Error('the browser is launched in beforeAll');
+      return browser.newContext(options);
+    },
+  };
+}
+
 export async function newPage(
-  browser: Browser,
+  browser: PageSource,
   width = 1280,
   height = 800,
 ): Promise<{ context: BrowserContext; page: Page }> {
@@ -44,4 +68,27 @@ export async function signInAs(context: BrowserContext, server: TestServer, user
     { name: 'authToken', value: body.token, url: server.url, sameSite: 'Lax' },
     { name: 'user', value: encodeURIComponent(JSON.stringify(body.user)), url: server.url, sameSite: 'Lax' },
   ]);
+}
+
+/** A new page signed in as `user` (null: signed out) on `path` of the server: how most screen tests begin. */
+export async function openAs(
+  browser: PageSource,
+  server: TestServer,
+  user: TestUser | null,
+  path: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await newPage(browser);
+  if (user) await signInAs(context, server, user);
+  await page.goto(`${server.url}${path}`);
+  return { context, page };
+}
+
+/** Dismisses the next dialog the page opens; the returned function reads its text ('' until then). */
+export function catchDialog(page: Page): () => string {
+  let text = '';
+  page.once('dialog', async (d) => {
+    text = d.message();
+    await d.dismiss();
+  });
+  return () => text;
 }

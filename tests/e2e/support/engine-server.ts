@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../../core/src/config';
 import { InProcessQueue } from '../../../core/src/jobs/queue';
 import { createLogger } from '../../../core/src/logger';
 import { InProcessBus } from '../../../core/src/realtime/bus';
@@ -11,7 +12,7 @@ import { attachHub } from '../../../server/src/realtime/hub';
 import type { SimDriver } from '../../../workers/src/drivers/sim';
 import { type Engine, startEngine } from '../../../workers/src/engine/index';
 import { createTestDatabase } from '../../support/db';
-import { createUser, TEST_JWT_SECRET } from '../../support/factories';
+import { createUser, TEST_JWT_SECRET, type TestUser } from '../../support/factories';
 import { type TestServer, WEB_DIST } from '../../support/server';
 
 export interface EngineTestServer extends TestServer {
@@ -19,7 +20,13 @@ export interface EngineTestServer extends TestServer {
   bus: InProcessBus;
   /** the simulated WhatsApp: `sim().control(clientId).disconnect()` and friends */
   sim(): SimDriver;
+  /** a JSON call to `/api{path}` as `user`; throws on a non-2xx answer */
+  api<T = unknown>(user: TestUser, method: string, path: string, body?: unknown): Promise<T>;
+  /** connects a simulated account for `user` the way the create screen does; the saved account */
+  connect(user: TestUser): Promise<{ id: number; clientid: string; phonenumber: string }>;
 }
+
+let devices = 0;
 
 /**
  * What tests/support/server.ts starts, plus the WhatsApp engine on the simulator (in-process bus
@@ -41,7 +48,7 @@ export async function startEngineTestServer(
   const bus = new InProcessBus();
   const queue = new InProcessQueue();
   const engine = await startEngine({
-    config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium' },
+    config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium', sim: loadConfig().sim },
     db: database.db,
     queue,
     bus,
@@ -61,6 +68,7 @@ export async function startEngineTestServer(
     monitor: {
       engine: () => ({ workerId: engine.host.workerId, sessions: engine.host.states() }),
       hub: () => hub.inspect(),
+      simulator: true,
     },
   });
   const server = app.listen(0, '127.0.0.1');
@@ -80,6 +88,37 @@ export async function startEngineTestServer(
     bus,
     sim: () => engine.driver as SimDriver,
     createUser: (input) => createUser(database.db, input),
+    api: (user, method, apiPath, body) => callApi(`http://127.0.0.1:${port}`, user, method, apiPath, body),
+    connect: async (user) => {
+      const url = `http://127.0.0.1:${port}`;
+      const deviceId = `id-${Date.now()}-${(devices++ % 900) + 100}`;
+      let off: (() => Promise<void>) | undefined;
+      const authenticated = new Promise<Record<string, unknown>>((resolve) => {
+        void bus
+          .subscribe(`ws:client-${user.id}`, (m) => {
+            const msg = m as { event: string; payload: Record<string, unknown> };
+            if (msg.event === 'authenticated' && msg.payload.deviceId === deviceId) resolve(msg.payload);
+          })
+          .then((u) => {
+            off = u;
+          });
+      });
+      const created = await callApi<{ proxyId: number | null }>(url, user, 'POST', '/admin/whatsapp/new-client', {
+        deviceId,
+        userId: user.id,
+      });
+      await callApi(url, user, 'GET', `/admin/whatsapp/qr-new-client/${deviceId}`);
+      const { clientInfo } = await authenticated;
+      await off?.();
+      const saved = await callApi<{ whatsapp: { id: number; clientid: string; phonenumber: string } }>(
+        url,
+        user,
+        'POST',
+        '/admin/whatsapp/save',
+        { clientid: deviceId, ...(clientInfo as object), proxyId: created.proxyId, user_id: user.id },
+      );
+      return saved.whatsapp;
+    },
     close: async () => {
       await hub.close().catch(() => {});
       server.closeAllConnections();
@@ -91,4 +130,14 @@ export async function startEngineTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function callApi<T>(url: string, user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${url}/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, CLOSE_TOO_MANY_SOCKETS, nextDelay, reconnectAfter } from './live-reconnect';
+import {
+  BACKOFF_MAX_MS,
+  BACKOFF_MIN_MS,
+  CLOSE_TOKEN_ENDED,
+  CLOSE_TOO_MANY_SOCKETS,
+  nextDelay,
+  reconnectAfter,
+} from './live-reconnect';
 
 describe('reconnectAfter', () => {
   it('keeps the usual back-off for a dropped socket or a server restart', () => {
@@ -21,6 +28,12 @@ describe('reconnectAfter', () => {
       expect(reconnectAfter(code, BACKOFF_MIN_MS, false), String(code)).toBe(BACKOFF_MAX_MS);
       expect(reconnectAfter(code, BACKOFF_MIN_MS, true), String(code)).toBe(BACKOFF_MAX_MS);
     }
+  });
+
+  it('does not reconnect with a token the hub said has ended: the token is checked first (4001)', () => {
+    expect(CLOSE_TOKEN_ENDED).toBe(4001);
+    expect(reconnectAfter(CLOSE_TOKEN_ENDED, BACKOFF_MIN_MS, false)).toBe('check-token');
+    expect(reconnectAfter(CLOSE_TOKEN_ENDED, BACKOFF_MAX_MS, true)).toBe('check-token');
   });
 });
 

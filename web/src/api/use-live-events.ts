@@ -14,15 +14,18 @@ export interface LiveEvents {
  * The realtime socket of §7: `/ws?id={userId}&token={jwt}` on the page's own host. Every message is
  * handed to `onMessage` (so none is lost when several arrive in one render) and the latest is kept.
  * A dropped socket reconnects with backoff (see `reconnectAfter` for the hub's own close codes: a
- * tab pushed out by the user's newer tabs waits until it is shown); the socket closes when the
- * component unmounts. The browser sends nothing but its answers to the hub's heartbeat pings.
+ * tab pushed out by the user's newer tabs waits until it is shown; a socket whose token ended has
+ * the token checked, which signs out when it has ended); the socket closes when the component
+ * unmounts. The browser sends nothing but its answers to the hub's heartbeat pings.
  */
 export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveEvents {
-  const { user, token } = useAuth();
+  const { user, token, validate } = useAuth();
   const [connected, setConnected] = useState(false);
   const [latest, setLatest] = useState<LiveMessage | null>(null);
   const handler = useRef(onMessage);
   handler.current = onMessage;
+  const checkToken = useRef(validate);
+  checkToken.current = validate;
   const userId = user?.id;
 
   useEffect(() => {
@@ -65,7 +68,12 @@ export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveE
         const after = reconnectAfter(e.code, delay, document.visibilityState === 'hidden');
         delay = nextDelay(delay);
         if (after === 'when-shown') document.addEventListener('visibilitychange', onShown);
-        else retry = setTimeout(open, after);
+        else if (after === 'check-token') {
+          // an ended token signs out (and this effect ends); a kept session opens again
+          void checkToken.current().finally(() => {
+            if (!closed) retry = setTimeout(open, delay);
+          });
+        } else retry = setTimeout(open, after);
       };
     };
     const onShown = () => {

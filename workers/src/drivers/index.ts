@@ -7,12 +7,12 @@ import type { SessionStore, WhatsAppDriver } from './types';
  * a simulator-only process never pays for them.
  */
 export async function createDriver(
-  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'>,
+  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath' | 'sim'>,
   store: SessionStore,
 ): Promise<WhatsAppDriver> {
   if (config.waDriver === 'sim') {
-    const { SimDriver, simConfigFromEnv } = await import('./sim');
-    return new SimDriver(store, simConfigFromEnv());
+    const { SimDriver } = await import('./sim');
+    return new SimDriver(store, config.sim);
   }
   const { WwebjsDriver } = await import('./wwebjs');
   return new WwebjsDriver({ store, dataDir: path.join(config.dataDir, 'wwebjs'), chromePath: config.chromePath });

@@ -1,6 +1,7 @@
+import type { SimConfig } from '@wa/core/config-engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemorySessionStore } from './session-store';
-import { DEFAULT_SIM_CONFIG, type SimConfig, SimDriver, simConfigFromEnv, simIsRegistered } from './sim';
+import { SimDriver, simIsRegistered } from './sim';
 import { type DriverEvent, SendError, UnsupportedProxyError, type WhatsAppSession } from './types';
 
 const FAST: SimConfig = {
@@ -11,6 +12,10 @@ const FAST: SimConfig = {
   restoreDelayMs: 5,
   qrRefreshMs: 1000,
   registeredRate: 0.9,
+  // no receipts unless a test asks for them (see 'receipts')
+  deliverRate: 0,
+  readRate: 0,
+  ackDelayMs: 5,
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -357,6 +362,71 @@ describe('SimDriver control and lifecycle', () => {
     ]);
   });
 
+  it('simulates what WhatsApp reports besides the connection: revokes, replies, bans', async () => {
+    const { driver } = makeDriver();
+    const { session, events } = await connected(driver, 'id-rev');
+    const control = driver.control('id-rev');
+    expect(() => control.revoke()).toThrow(/no message to revoke/);
+    const { id } = await session.sendText('6281234', 'Halo');
+    events.length = 0;
+    expect(control.revoke()).toBe(id);
+    expect(control.revoke('true_other')).toBe('true_other');
+    control.reply({ from: '+62 812-34', text: 'STOP' });
+    control.reply({ from: '6281234', buttonId: 'stop-1' });
+    control.ban('spam');
+    expect(events).toEqual([
+      { type: 'revoke', messageId: id },
+      { type: 'revoke', messageId: 'true_other' },
+      { type: 'message', from: '6281234', text: 'STOP' },
+      { type: 'message', from: '6281234', text: '', buttonId: 'stop-1' },
+      { type: 'restricted', reason: 'spam' },
+    ]);
+    control.disconnect();
+    expect(() => control.ban()).toThrow(/not connected/);
+  });
+
+  it('sends receipts: delivered, then read, by the rates it is given and repeatably for a seed', async () => {
+    const receipts = async (deliverRate: number, readRate: number) => {
+      const { driver } = makeDriver({ deliverRate, readRate, ackDelayMs: 5 });
+      const { session, events } = await connected(driver, 'id-ack');
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) ids.push((await session.sendText(`62812${i}`, 'x')).id);
+      await sleep(250);
+      // receipts of different messages may interleave differently on a busy machine: compare sets
+      const acks = events
+        .filter((e) => e.type === 'ack')
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      await driver.close();
+      return { ids, acks };
+    };
+    const all = await receipts(1, 1);
+    expect(all.acks.filter((a) => a.type === 'ack' && a.ack === 'delivered')).toHaveLength(20);
+    expect(all.acks.filter((a) => a.type === 'ack' && a.ack === 'read')).toHaveLength(20);
+    expect(new Set(all.acks.map((a) => a.type === 'ack' && a.messageId))).toEqual(new Set(all.ids));
+    const none = await receipts(0, 1);
+    expect(none.acks).toEqual([]);
+    const some = await receipts(0.5, 0.5);
+    const delivered = some.acks.filter((a) => a.type === 'ack' && a.ack === 'delivered').length;
+    expect(delivered).toBeGreaterThan(3);
+    expect(delivered).toBeLessThan(17);
+    expect((await receipts(0.5, 0.5)).acks).toEqual(some.acks);
+  });
+
+  it('fails the next sends and checks by the kind it is told, then sends again', async () => {
+    const { driver } = makeDriver();
+    const { session } = await connected(driver, 'id-fail');
+    const control = driver.control('id-fail');
+    control.fail(2, 'rate-limit');
+    await expect(session.sendText('6281', 'x')).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(session.isRegistered('6281')).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(session.sendText('6281', 'x')).resolves.toHaveProperty('id');
+    control.fail(1, 'restricted');
+    await expect(session.sendText('6281', 'x')).rejects.toMatchObject({ code: 'restricted' });
+    control.fail(1, 'generic');
+    await expect(session.sendText('6281', 'x')).rejects.toMatchObject({ code: 'failed' });
+    await expect(session.sendText('6281', 'x')).resolves.toHaveProperty('id');
+  });
+
   it('control().logout() deletes the stored session and reports loggedOut', async () => {
     const { driver, store } = makeDriver();
     const { session, events } = await connected(driver, 'id-out');
@@ -502,67 +572,7 @@ describe('SimDriver control and lifecycle', () => {
   });
 });
 
-describe('simConfigFromEnv', () => {
-  it('uses the defaults', () => {
-    expect(simConfigFromEnv({})).toEqual({
-      seed: 1,
-      pairDelayMs: 3000,
-      sendFailRate: 0.05,
-      sendLatencyMs: [50, 200],
-      restoreDelayMs: 300,
-      qrRefreshMs: 20000,
-      registeredRate: 0.9,
-    });
-    expect(simConfigFromEnv({})).toEqual(DEFAULT_SIM_CONFIG);
-  });
-
-  it('reads every variable', () => {
-    expect(
-      simConfigFromEnv({
-        SIM_SEED: '99',
-        SIM_PAIR_DELAY_MS: '10',
-        SIM_SEND_FAIL_RATE: '0.5',
-        SIM_SEND_LATENCY_MS: ' 5 - 9 ',
-        SIM_RESTORE_DELAY_MS: '0',
-        SIM_QR_REFRESH_MS: '100',
-        SIM_REGISTERED_RATE: '1',
-      }),
-    ).toEqual({
-      seed: 99,
-      pairDelayMs: 10,
-      sendFailRate: 0.5,
-      sendLatencyMs: [5, 9],
-      restoreDelayMs: 0,
-      qrRefreshMs: 100,
-      registeredRate: 1,
-    });
-    expect(simConfigFromEnv({ SIM_SEND_LATENCY_MS: '7' }).sendLatencyMs).toEqual([7, 7]);
-  });
-
-  it.each([
-    ['SIM_SEND_FAIL_RATE', '2'],
-    ['SIM_SEND_FAIL_RATE', '-0.1'],
-    ['SIM_REGISTERED_RATE', 'lots'],
-    ['SIM_SEED', '1.5'],
-    ['SIM_SEED', 'abc'],
-    ['SIM_PAIR_DELAY_MS', '-5'],
-    ['SIM_RESTORE_DELAY_MS', 'soon'],
-    ['SIM_QR_REFRESH_MS', '0'],
-    ['SIM_SEND_LATENCY_MS', '200-50'],
-    ['SIM_SEND_LATENCY_MS', 'fast'],
-    ['SIM_SEND_LATENCY_MS', '1-2-3'],
-  ])('refuses %s=%s, naming the variable and the value', (name, value) => {
-    let error: unknown;
-    try {
-      simConfigFromEnv({ [name]: value });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toContain(name);
-    expect((error as Error).message).toContain(`"${value}"`);
-  });
-
+describe('SimDriver config', () => {
   it('refuses an invalid config in the driver constructor', () => {
     const store = new MemorySessionStore();
     expect(() => new SimDriver(store, { ...FAST, qrRefreshMs: 0 })).toThrow(/qrRefreshMs/);

@@ -9,6 +9,7 @@
  * Every timer is `unref()`ed: a forgotten session never keeps a process alive. The other side of that
  * is that a script whose only pending work is a simulated login or send may exit before it finishes.
  */
+import type { SimConfig } from '@wa/core/config-engine';
 import {
   type ClientInfo,
   type DriverEvent,
@@ -16,88 +17,18 @@ import {
   type DriverState,
   type MediaFile,
   SendError,
+  type SendFailureCode,
   type SessionOptions,
   type SessionStore,
+  type SimControl,
+  type SimFailKind,
   UnsupportedProxyError,
   type WhatsAppDriver,
   type WhatsAppSession,
 } from './types';
 
-export interface SimConfig {
-  /** base seed of every PRNG */
-  seed: number;
-  /** how long the simulated phone takes to scan the QR / enter the pairing code */
-  pairDelayMs: number;
-  /** probability (0..1) that a send fails with SendError('failed') */
-  sendFailRate: number;
-  /** [min, max] latency of a send or a number check, in ms */
-  sendLatencyMs: [number, number];
-  /** how long restoring a stored session takes */
-  restoreDelayMs: number;
-  /** a new QR (or pairing code) every this many ms until the login completes */
-  qrRefreshMs: number;
-  /** probability (0..1) that a number is on WhatsApp */
-  registeredRate: number;
-}
-
-export const DEFAULT_SIM_CONFIG: Readonly<SimConfig> = Object.freeze({
-  seed: 1,
-  pairDelayMs: 3000,
-  sendFailRate: 0.05,
-  sendLatencyMs: [50, 200] as [number, number],
-  restoreDelayMs: 300,
-  qrRefreshMs: 20_000,
-  registeredRate: 0.9,
-});
-
 // ---------------------------------------------------------------------------------------------------
-// Configuration
-
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
-  const trimmed = raw.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-function parseNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, rule: 'ms' | 'rate' | 'int' | 'positive') {
-  const raw = envValue(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  const bad = (what: string) => new Error(`${name} must be ${what}, got "${env[name]}"`);
-  if (!Number.isFinite(value)) throw bad('a number');
-  if (rule === 'int' && !Number.isSafeInteger(value)) throw bad('an integer');
-  if (rule === 'ms' && value < 0) throw bad('a number of milliseconds >= 0');
-  if (rule === 'positive' && value <= 0) throw bad('a number of milliseconds > 0');
-  if (rule === 'rate' && (value < 0 || value > 1)) throw bad('a number between 0 and 1');
-  return value;
-}
-
-function parseLatency(env: NodeJS.ProcessEnv, name: string, fallback: [number, number]): [number, number] {
-  const raw = envValue(env, name);
-  if (raw === undefined) return [fallback[0], fallback[1]];
-  const match = /^(\d+(?:\.\d+)?)\s*(?:-\s*(\d+(?:\.\d+)?))?$/.exec(raw);
-  const min = match ? Number(match[1]) : Number.NaN;
-  const max = match?.[2] !== undefined ? Number(match[2]) : min;
-  if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) {
-    throw new Error(`${name} must be "min-max" or a single number of milliseconds (min <= max), got "${env[name]}"`);
-  }
-  return [min, max];
-}
-
-/** Reads the SIM_* variables; throws an Error naming the variable and the value when one is invalid. */
-export function simConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SimConfig {
-  const d = DEFAULT_SIM_CONFIG;
-  return {
-    seed: parseNumber(env, 'SIM_SEED', d.seed, 'int'),
-    pairDelayMs: parseNumber(env, 'SIM_PAIR_DELAY_MS', d.pairDelayMs, 'ms'),
-    sendFailRate: parseNumber(env, 'SIM_SEND_FAIL_RATE', d.sendFailRate, 'rate'),
-    sendLatencyMs: parseLatency(env, 'SIM_SEND_LATENCY_MS', d.sendLatencyMs),
-    restoreDelayMs: parseNumber(env, 'SIM_RESTORE_DELAY_MS', d.restoreDelayMs, 'ms'),
-    qrRefreshMs: parseNumber(env, 'SIM_QR_REFRESH_MS', d.qrRefreshMs, 'positive'),
-    registeredRate: parseNumber(env, 'SIM_REGISTERED_RATE', d.registeredRate, 'rate'),
-  };
-}
+// Configuration (read from SIM_* by core's Config)
 
 function validateConfig(c: SimConfig): void {
   const bad = (field: string, value: unknown) => new Error(`SimConfig.${field} is invalid: ${JSON.stringify(value)}`);
@@ -119,6 +50,9 @@ function validateConfig(c: SimConfig): void {
   if (!ms(c.restoreDelayMs)) throw bad('restoreDelayMs', c.restoreDelayMs);
   if (!(Number.isFinite(c.qrRefreshMs) && c.qrRefreshMs > 0)) throw bad('qrRefreshMs', c.qrRefreshMs);
   if (!rate(c.registeredRate)) throw bad('registeredRate', c.registeredRate);
+  if (!rate(c.deliverRate)) throw bad('deliverRate', c.deliverRate);
+  if (!rate(c.readRate)) throw bad('readRate', c.readRate);
+  if (!ms(c.ackDelayMs)) throw bad('ackDelayMs', c.ackDelayMs);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -178,6 +112,7 @@ class Rng {
 const STREAM_IDENTITY = 1;
 const STREAM_LOGIN = 2;
 const STREAM_OPS = 3;
+const STREAM_ACKS = 4;
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** A–Z and 0–9 without the ambiguous 0/O, 1/I/L. */
@@ -241,6 +176,8 @@ class SimSession implements WhatsAppSession {
   private readonly listeners = new Set<DriverListener>();
   private readonly seedBase: number;
   private readonly ops: Rng;
+  /** draws whether a sent message is delivered and read; made on the first send */
+  private acks: Rng | null = null;
   private loginRng: Rng | null = null;
   /** the pairing or restore timeout */
   private mainTimer: NodeJS.Timeout | null = null;
@@ -255,6 +192,10 @@ class SimSession implements WhatsAppSession {
   private sent = 0;
   /** checks still to fail with a transient error (SimControl.failChecks) */
   failChecks = 0;
+  /** sends and checks still to fail, and how (SimControl.fail) */
+  failNext: { count: number; code: SendFailureCode } = { count: 0, code: 'failed' };
+  /** the id of the last message this session sent (SimControl.revoke's default) */
+  lastSentId: string | null = null;
 
   constructor(
     readonly clientId: string,
@@ -325,6 +266,7 @@ class SimSession implements WhatsAppSession {
       this.failChecks--;
       throw new SendError('failed', `sim: simulated check failure for ${number}`);
     }
+    this.failIfTold(number);
     return simIsRegistered(this.config, number);
   }
 
@@ -447,9 +389,53 @@ class SimSession implements WhatsAppSession {
     const id = `true_${digitsOf(to)}@c.us_3EB0${this.ops.pick(HEX, 12)}${n.toString(16).toUpperCase()}`;
     await this.wait(latency);
     this.requireConnected();
+    this.failIfTold(to);
     if (fails) throw new SendError('failed', `sim: simulated send failure to ${to}`);
+    this.lastSentId = id;
     this.onDelivered?.({ clientId: this.clientId, to, text, media, id });
+    this.scheduleAcks(id);
     return { id };
+  }
+
+  /**
+   * The receipts of a sent message: delivered with probability deliverRate after ackDelayMs, then
+   * read with probability readRate after as long again (from their own seeded stream, so sends and
+   * checks draw as they did before receipts existed).
+   */
+  private scheduleAcks(messageId: string): void {
+    this.acks ??= new Rng(combine(this.seedBase, STREAM_ACKS));
+    const delivered = this.acks.next() < this.config.deliverRate;
+    const read = this.acks.next() < this.config.readRate;
+    if (!delivered) return;
+    this.timer(this.config.ackDelayMs, () => {
+      if (this.destroyed) return;
+      this.emit({ type: 'ack', messageId, ack: 'delivered' });
+      if (!read) return;
+      this.timer(this.config.ackDelayMs, () => {
+        if (!this.destroyed) this.emit({ type: 'ack', messageId, ack: 'read' });
+      });
+    });
+  }
+
+  /** the failures SimControl.fail asked for, one per send or check */
+  private failIfTold(to: string): void {
+    if (this.failNext.count <= 0) return;
+    this.failNext.count--;
+    const { code } = this.failNext;
+    const why =
+      code === 'rate_limited'
+        ? 'rate-overlimit'
+        : code === 'restricted'
+          ? 'this account is restricted from sending'
+          : 'simulated failure';
+    throw new SendError(code, `sim: ${why} (${to})`);
+  }
+
+  /** What happens on WhatsApp's side besides the connection: a revoke, an incoming message, a ban. */
+  happen(event: Extract<DriverEvent, { type: 'revoke' | 'message' | 'restricted' }>): void {
+    if (this.destroyed) throw new Error(`sim session ${this.clientId} was destroyed`);
+    if (this.state !== 'connected') throw new Error(`sim session ${this.clientId} is not connected (${this.state})`);
+    this.emit(event);
   }
 
   private latency(): number {
@@ -524,21 +510,11 @@ export interface SimDelivery {
   id: string;
 }
 
-/** What a test or demo can do to a live simulated session, as if it happened on WhatsApp's side. */
-export interface SimControl {
-  /** the connection dropped: state disconnected */
-  disconnect(): void;
-  /** back to connected (only for a session that has logged in) */
-  reconnect(): void;
-  /** the account was opened elsewhere: state conflict */
-  conflict(): void;
-  /** the account was logged out from the phone: stored session deleted, state loggedOut */
-  logout(): Promise<void>;
-  /** the account was banned: state suspended */
-  suspend(): void;
-  /** the next `n` number checks fail with a transient error ('failed') */
-  failChecks(n: number): void;
-}
+const FAIL_CODES: Record<SimFailKind, SendFailureCode> = {
+  generic: 'failed',
+  'rate-limit': 'rate_limited',
+  restricted: 'restricted',
+};
 
 export class SimDriver implements WhatsAppDriver {
   readonly name = 'sim' as const;
@@ -580,6 +556,19 @@ export class SimDriver implements WhatsAppDriver {
       failChecks: (n: number) => {
         session.failChecks = n;
       },
+      fail: (count, kind) => {
+        session.failNext = { count, code: FAIL_CODES[kind] };
+      },
+      revoke: (messageId) => {
+        const id = messageId ?? session.lastSentId;
+        if (!id) throw new Error(`sim session ${clientId} has sent no message to revoke`);
+        session.happen({ type: 'revoke', messageId: id });
+        return id;
+      },
+      reply: ({ from, text, buttonId }) => {
+        session.happen({ type: 'message', from: digitsOf(from), text: text ?? '', ...(buttonId ? { buttonId } : {}) });
+      },
+      ban: (reason) => session.happen({ type: 'restricted', reason: reason ?? 'sim: temporarily banned' }),
       logout: async () => {
         if (session.isDestroyed) throw new Error(`sim session ${clientId} was destroyed`);
         await session.logout();

@@ -51,9 +51,26 @@ export type DriverEvent =
   /** the stored session could not be restored (a QR appeared instead, or auth failed) */
   | { type: 'auth_failure'; message: string }
   /** the underlying client broke (detached frame, destroyed context…) and must be rebuilt */
-  | { type: 'broken'; message: string };
+  | { type: 'broken'; message: string }
+  /**
+   * a receipt for a message this account sent: WhatsApp's server took it ('server'), the target's
+   * phone got it ('delivered'), the target read it ('read'), or it could not be delivered ('failed')
+   */
+  | { type: 'ack'; messageId: string; ack: AckKind }
+  /** a message this account sent was deleted for everyone (from the member's phone) */
+  | { type: 'revoke'; messageId: string }
+  /**
+   * a message to this account: `from` is the sender's number (62…), `buttonId` the id of the
+   * template button pressed when it is a button reply
+   */
+  | { type: 'message'; from: string; text: string; buttonId?: string }
+  /** WhatsApp restricted the account for a while (a temporary ban, a terms-of-service block) */
+  | { type: 'restricted'; reason: string };
 
 export type DriverListener = (event: DriverEvent) => void;
+
+/** What a receipt says of a sent message, in the order they come. */
+export type AckKind = 'server' | 'delivered' | 'read' | 'failed';
 
 export interface MediaFile {
   /** absolute path of the file on this host */
@@ -68,8 +85,12 @@ export type SendFailureCode =
   | 'not_registered'
   /** the session is not connected */
   | 'not_connected'
-  /** WhatsApp refused the message for this account (rate limit, ban) */
+  /** WhatsApp refused the message for this account (a ban) */
   | 'refused'
+  /** WhatsApp says this account sends or checks too fast */
+  | 'rate_limited'
+  /** WhatsApp restricted this account (a temporary ban, a terms-of-service block) */
+  | 'restricted'
   /** anything else: timeouts, browser errors */
   | 'failed';
 
@@ -127,6 +148,35 @@ export interface SessionStore {
 export interface WhatsAppDriver {
   readonly name: 'wwebjs' | 'sim';
   createSession(options: SessionOptions): WhatsAppSession;
+  /** the simulator only: make things happen on WhatsApp's side of a live session (throws when there is none) */
+  control?(clientId: string): SimControl;
   /** frees shared resources (browsers, timers) */
   close(): Promise<void>;
 }
+
+/** What a test or demo can do to a live simulated session, as if it happened on WhatsApp's side. */
+export interface SimControl {
+  /** the connection dropped: state disconnected */
+  disconnect(): void;
+  /** back to connected (only for a session that has logged in) */
+  reconnect(): void;
+  /** the account was opened elsewhere: state conflict */
+  conflict(): void;
+  /** the account was logged out from the phone: stored session deleted, state loggedOut */
+  logout(): Promise<void>;
+  /** the account was banned: state suspended */
+  suspend(): void;
+  /** the next `n` number checks fail with a transient error ('failed') */
+  failChecks(n: number): void;
+  /** the next `count` sends and checks fail: generic ('failed'), 'rate-limit' or 'restricted' */
+  fail(count: number, kind: SimFailKind): void;
+  /** the member deleted a sent message for everyone: `messageId`, or the last one this session sent; returns its id */
+  revoke(messageId?: string): string;
+  /** a target wrote to the account: a text, or a press of a template button */
+  reply(message: { from: string; text?: string; buttonId?: string }): void;
+  /** WhatsApp restricted the account for a while (a temporary ban) */
+  ban(reason?: string): void;
+}
+
+/** How SimControl.fail makes sends and checks fail. */
+export type SimFailKind = 'generic' | 'rate-limit' | 'restricted';

@@ -140,8 +140,8 @@ describe('mapWwebjsState', () => {
     ['UNPAIRED', 'loggedOut'],
     ['UNPAIRED_IDLE', 'loggedOut'],
     ['LOGOUT', 'loggedOut'],
-    ['TOS_BLOCK', 'suspended'],
-    ['SMB_TOS_BLOCK', 'suspended'],
+    ['TOS_BLOCK', 'disconnected'],
+    ['SMB_TOS_BLOCK', 'disconnected'],
     ['TIMEOUT', 'disconnected'],
     ['UNLAUNCHED', 'disconnected'],
     ['PROXYBLOCK', 'disconnected'],
@@ -160,7 +160,7 @@ describe('mapWwebjsState', () => {
     ['LOGOUT', 'loggedOut'],
     ['CONFLICT', 'conflict'],
     ['NAVIGATION', 'disconnected'],
-    ['TOS_BLOCK', 'suspended'],
+    ['TOS_BLOCK', 'disconnected'],
     ['Max qrcode retries reached', 'disconnected'],
     ['OPENING', 'disconnected'],
     ['CONNECTED', 'disconnected'],
@@ -364,7 +364,7 @@ describe('login events', () => {
 });
 
 describe('state changes', () => {
-  it('CONFLICT deletes the stored session and reports conflict once', async () => {
+  it('CONFLICT keeps the stored session (a reconnect takes the account back) and reports conflict once', async () => {
     await store.save('id-1-conf', Buffer.from('zip'));
     const { session, events, client } = await readySession('id-1-conf');
     client.emit('change_state', 'CONFLICT');
@@ -376,12 +376,12 @@ describe('state changes', () => {
       reason: 'CONFLICT',
     });
     expect(events.filter((e) => e.type === 'state' && e.state === 'conflict')).toHaveLength(1);
-    expect(await store.exists('id-1-conf')).toBe(false);
+    expect(await store.exists('id-1-conf')).toBe(true);
     await expect(session.sendText('6281', 'x')).rejects.toMatchObject({ code: 'not_connected' });
     await session.destroy();
   });
 
-  it('TOS_BLOCK means suspended; TIMEOUT then CONNECTED goes disconnected and back', async () => {
+  it('TOS_BLOCK is a restriction (a ban signal) and ends the session; TIMEOUT then CONNECTED goes disconnected and back', async () => {
     const { session, events, client } = await readySession('id-1-tos');
     client.emit('change_state', 'TIMEOUT');
     client.emit('change_state', 'CONNECTED');
@@ -391,7 +391,54 @@ describe('state changes', () => {
       'connected',
       'disconnected',
       'connected',
-      'suspended',
+      'disconnected',
+    ]);
+    expect(events.filter((e) => e.type === 'restricted')).toEqual([{ type: 'restricted', reason: 'TOS_BLOCK' }]);
+    await session.destroy();
+  });
+
+  it('reports the revoke of one of our messages, and not of a message someone else sent', async () => {
+    const { session, events, client } = await readySession('id-1-rev');
+    const id = 'true_6281111@c.us_3EB0AAAA';
+    // whatsapp-web.js: (the revoked message now, the original when it had it)
+    client.emit('message_revoke_everyone', { id: { _serialized: id, fromMe: true }, fromMe: true }, undefined);
+    client.emit('message_revoke_everyone', { id: { _serialized: 'x' } }, { id: { _serialized: id }, fromMe: true });
+    client.emit('message_revoke_everyone', { id: { _serialized: 'false_6281@c.us_X', fromMe: false }, fromMe: false });
+    await flush();
+    expect(events.filter((e) => e.type === 'revoke')).toEqual([
+      { type: 'revoke', messageId: id },
+      { type: 'revoke', messageId: id },
+    ]);
+    await session.destroy();
+  });
+
+  it('reports the receipts of our messages (message_ack), not of messages to us', async () => {
+    const { session, events, client } = await readySession('id-1-ack');
+    const mine = { id: { _serialized: 'true_6281@c.us_3EB0A', fromMe: true }, fromMe: true };
+    for (const ack of [0, 1, 2, 3, 4, -1]) client.emit('message_ack', mine, ack);
+    client.emit('message_ack', { id: { _serialized: 'false_6281@c.us_X', fromMe: false }, fromMe: false }, 3);
+    await flush();
+    expect(events.filter((e) => e.type === 'ack').map((e) => e.type === 'ack' && e.ack)).toEqual([
+      'server',
+      'delivered',
+      'read',
+      'read',
+      'failed',
+    ]);
+    await session.destroy();
+  });
+
+  it('reports messages from people with their number, text and the button pressed; not groups or our own', async () => {
+    const { session, events, client } = await readySession('id-1-msg');
+    client.emit('message', { from: '6281222333444@c.us', body: 'STOP', fromMe: false });
+    client.emit('message', { from: '6281222333444@c.us', body: 'Berhenti', selectedButtonId: 'stop-1' });
+    client.emit('message', { from: '120363@g.us', body: 'STOP' });
+    client.emit('message', { from: 'status@broadcast', body: 'hi' });
+    client.emit('message', { from: '6281222333444@c.us', body: 'mine', fromMe: true });
+    await flush();
+    expect(events.filter((e) => e.type === 'message')).toEqual([
+      { type: 'message', from: '6281222333444', text: 'STOP' },
+      { type: 'message', from: '6281222333444', text: 'Berhenti', buttonId: 'stop-1' },
     ]);
     await session.destroy();
   });
@@ -504,6 +551,18 @@ describe('sends', () => {
     await expect(session.sendText('6281111111111', 'x')).rejects.toMatchObject({ code: 'failed' });
     expect(events.some((e) => e.type === 'broken')).toBe(false);
     await expect(session.sendText('6281111111111', 'y')).resolves.toMatchObject({ id: expect.any(String) });
+    await session.destroy();
+  });
+
+  it('a rate limit or a restricted account fails the send with its own code (ban signals)', async () => {
+    const { session, client } = await readySession();
+    client.registered.add('6281111111111@c.us');
+    client.failNext = new Error('Evaluation failed: rate-overlimit');
+    await expect(session.sendText('6281111111111', 'x')).rejects.toMatchObject({ code: 'rate_limited' });
+    client.failNext = new Error('Evaluation failed: Error: 403 forbidden');
+    await expect(session.sendText('6281111111111', 'x')).rejects.toMatchObject({ code: 'restricted' });
+    client.failNext = new Error('Evaluation failed: 429 Too Many Requests');
+    await expect(session.isRegistered('6281111111111')).rejects.toMatchObject({ code: 'rate_limited' });
     await session.destroy();
   });
 

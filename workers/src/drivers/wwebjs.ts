@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AuthStrategy, ClientOptions, MessageMedia as WMessageMedia } from 'whatsapp-web.js';
 import pkg from 'whatsapp-web.js';
 import {
+  type AckKind,
   type ClientInfo,
   type DriverEvent,
   type DriverListener,
@@ -127,8 +128,7 @@ export function mapWwebjsState(
       break;
     case 'TOS_BLOCK':
     case 'SMB_TOS_BLOCK':
-      state = 'suspended';
-      break;
+    // a terms-of-service block: the session is unusable; the driver also reports it as `restricted`
     case 'TIMEOUT':
     case 'UNLAUNCHED':
     case 'PROXYBLOCK':
@@ -142,6 +142,28 @@ export function mapWwebjsState(
   }
   if (source === 'disconnected' && (state === 'connected' || state === 'unknown')) return 'disconnected';
   return state;
+}
+
+/** whatsapp-web.js's MessageAck values as receipts (0, pending, says nothing yet). */
+const ACKS = new Map<number, AckKind>([
+  [-1, 'failed'],
+  [1, 'server'],
+  [2, 'delivered'],
+  [3, 'read'],
+  [4, 'read'],
+]);
+
+/** WhatsApp Web's states that mean WhatsApp blocked the account for a while (a ban signal). */
+const BLOCK_STATES = new Set(['TOS_BLOCK', 'SMB_TOS_BLOCK']);
+
+/**
+ * A failed send's or check's kind from its error text: WhatsApp's rate limit ('rate-overlimit',
+ * HTTP 429) and a restricted or banned account (HTTP 403) are ban signals the engine acts on.
+ */
+export function failureCode(message: string): 'rate_limited' | 'restricted' | 'failed' {
+  if (/rate-?overlimit|rate.?limit|too many requests|\b429\b/i.test(message)) return 'rate_limited';
+  if (/restricted|\bbanned\b|\b403\b|forbidden/i.test(message)) return 'restricted';
+  return 'failed';
 }
 
 /** Substrings of puppeteer errors that mean the page (or browser) is gone and the client must be rebuilt. */
@@ -163,6 +185,16 @@ function errorMessage(error: unknown): string {
 }
 
 /** What the driver needs of a whatsapp-web.js `Client`; the unit tests provide a fake. */
+/** What the engine reads of a whatsapp-web.js Message. */
+interface WwebjsMessage {
+  id?: { _serialized?: string; fromMe?: boolean };
+  fromMe?: boolean;
+  from?: string;
+  body?: string;
+  /** set on a button reply (type buttons_response) */
+  selectedButtonId?: string;
+}
+
 export interface ClientLike {
   info?: {
     pushname?: string;
@@ -514,6 +546,41 @@ class WwebjsSession implements WhatsAppSession {
     });
     client.on('change_state', (state) => void this.onWaState(state, 'change_state'));
     client.on('disconnected', (reason) => void this.onWaState(reason, 'disconnected'));
+    client.on('message_revoke_everyone', (after, before) => this.onRevoke(after, before));
+    client.on('message', (message) => this.onMessage(message));
+    client.on('message_ack', (message, ack) => this.onAck(message, ack));
+  }
+
+  /** A receipt of one of our messages (whatsapp-web.js MessageAck: -1 error, 1 server, 2 device, 3 read, 4 played). */
+  private onAck(raw: unknown, ack: unknown) {
+    const msg = raw as WwebjsMessage | null | undefined;
+    const id = msg?.id?._serialized;
+    if (!id || !(msg?.fromMe ?? msg?.id?.fromMe)) return;
+    const kind = ACKS.get(Number(ack));
+    if (kind) this.emit({ type: 'ack', messageId: id, ack: kind });
+  }
+
+  /** One of our messages deleted for everyone (whatsapp-web.js gives the revoked one and, maybe, the original). */
+  private onRevoke(after: unknown, before: unknown) {
+    const msg = (before ?? after) as WwebjsMessage | null | undefined;
+    const id = msg?.id?._serialized;
+    if (!id || !(msg?.fromMe ?? msg?.id?.fromMe)) return;
+    this.emit({ type: 'revoke', messageId: id });
+  }
+
+  /** A message from a person (not a group or a status): its text, or the template button pressed. */
+  private onMessage(raw: unknown) {
+    const msg = raw as WwebjsMessage | null | undefined;
+    const from = msg?.from;
+    if (!msg || msg.fromMe || typeof from !== 'string' || !from.endsWith('@c.us')) return;
+    const buttonId =
+      typeof msg.selectedButtonId === 'string' && msg.selectedButtonId ? msg.selectedButtonId : undefined;
+    this.emit({
+      type: 'message',
+      from: from.slice(0, -'@c.us'.length),
+      text: typeof msg.body === 'string' ? msg.body : '',
+      ...(buttonId ? { buttonId } : {}),
+    });
   }
 
   private async onLoginPrompt(event: Extract<DriverEvent, { type: 'qr' | 'code' }>) {
@@ -536,12 +603,17 @@ class WwebjsSession implements WhatsAppSession {
   private async onWaState(raw: unknown, source: 'change_state' | 'disconnected') {
     const reason = raw == null ? undefined : String(raw);
     const state = mapWwebjsState(reason, source);
-    if (state === 'conflict' || state === 'loggedOut') {
-      // the session is open elsewhere (no takeover) or unlinked: the stored copy is useless
+    if (state === 'loggedOut') {
+      // unlinked from the phone: the stored copy is useless
       this.terminal = true;
       await this.deleteStored();
-    } else if (state === 'suspended') {
+    } else if (state === 'conflict') {
+      // open in another WhatsApp Web: this client is done, but the stored session still logs in
+      // (a reconnect rebuilds the client from it and takes the account back)
       this.terminal = true;
+    } else if (reason && BLOCK_STATES.has(reason)) {
+      this.terminal = true;
+      this.emit({ type: 'restricted', reason });
     }
     this.setState(state, reason);
   }
@@ -584,7 +656,7 @@ class WwebjsSession implements WhatsAppSession {
         this.markBroken(message);
         throw new SendError('failed', `${what} failed: the WhatsApp Web page broke (${message}); rebuild the client`);
       }
-      throw new SendError('failed', `${what} failed: ${message}`);
+      throw new SendError(failureCode(message), `${what} failed: ${message}`);
     }
   }
 

@@ -4,6 +4,7 @@ import type { ToolKind } from '@wa/core/db/tool-tables';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToAdmins, publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
+import type { AccountSafety, GuardedAccount } from './account-safety';
 import { BlastRunner } from './blast';
 import { emitFor, type LiveSession } from './live-session';
 
@@ -14,6 +15,18 @@ import { SendRunner } from './send';
 import { hasUnfinishedSend } from './send.repo';
 import { runningTools, ToolRunner } from './tools';
 
+/** The account as the safety rules see it: its blast can be ended and its lists told. */
+export function guardedAccount(bus: EventBus, live: LoopAccount, loops: AccountLoops): GuardedAccount {
+  const accountId = live.accountId;
+  if (accountId === null) throw new Error(`${live.deviceId} is not saved yet`);
+  return {
+    deviceId: live.deviceId,
+    accountId,
+    stopBlast: () => loops.stopBlast(0),
+    emit: (event, payload) => emitFor(bus, live, event, payload),
+  };
+}
+
 export interface LoopDeps {
   db: Db;
   bus: EventBus;
@@ -22,6 +35,10 @@ export interface LoopDeps {
   dataDir: string;
   /** milliseconds in one interval "second" (1000; tests shorten it) */
   secondMs: number;
+  /** pauses the account on the blast's own ban signals (a failure streak, a rate limit) */
+  safety: AccountSafety;
+  /** APP_TIMEZONE: the calendar of daily caps and the hours of the send window */
+  timeZone: string;
 }
 
 /**
@@ -55,6 +72,9 @@ export class AccountLoops {
         emitAdmins: (event, payload) => publishToAdmins(this.deps.bus, event, payload),
         dataDir: this.deps.dataDir,
         secondMs: this.deps.secondMs,
+        safety: this.deps.safety,
+        timeZone: this.deps.timeZone,
+        guarded: () => guardedAccount(this.deps.bus, this.live, this),
       },
       { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
     );
@@ -90,10 +110,11 @@ export class AccountLoops {
           emit: (userId, event, payload) => publishToOwnerAndAdmins(this.deps.bus, userId, event, payload),
           dataDir: this.deps.dataDir,
           secondMs: this.deps.secondMs,
+          timeZone: this.deps.timeZone,
         },
         kind,
         id,
-        { deviceId: this.live.deviceId, session: this.live.session },
+        { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
       );
       this.tools.set(key, runner);
     }

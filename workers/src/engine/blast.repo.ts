@@ -1,4 +1,5 @@
-import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import { AccountsRepo, type SendCounts } from '@wa/core/accounts/accounts.repo';
+import { DAILY_CAP, SENT_TODAY } from '@wa/core/accounts/daily-cap';
 import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
 import { type Db, rows } from '@wa/core/db/client';
 import { sql } from 'drizzle-orm';
@@ -16,6 +17,16 @@ export interface BlastPlan {
   /** seconds between messages: the member's own, else the settings', at least the account's interval */
   intervalMin: number;
   intervalMax: number;
+  /** settings' fail_streak_pause: this many failed sends in a row pause the account */
+  failStreakPause: number;
+  /** the daily cap with its warm-up, and the messages sent today */
+  dailyCap: number;
+  sentToday: number;
+  /** the hours blasts may send in ('HH:MM' in APP_TIMEZONE) */
+  windowStart: string;
+  windowEnd: string;
+  /** a scheduled blast waits until then */
+  startAt: Date | null;
 }
 
 /** A target number claimed for one send, with the pending message log that holds the claim. */
@@ -40,11 +51,8 @@ export interface ReceiverRow {
   in_use: number;
 }
 
-export interface AccountCounts {
-  count_success: number;
-  count_fail: number;
-  income: number;
-}
+/** An account's figures after a blast message. */
+export type AccountCounts = SendCounts;
 
 /** message_logs.status values; only 'success' and 'fail' are counted and paid */
 export type LogStatus = 'pending' | 'success' | 'fail' | 'unknown';
@@ -61,6 +69,12 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
     imin: number | null;
     imax: number | null;
     account_interval: number | null;
+    fail_streak_pause: number | null;
+    daily_cap: number | null;
+    sent_today: number;
+    send_window_start: string | null;
+    send_window_end: string | null;
+    blast_start_at: Date | string | null;
   }>(
     db,
     sql`select w.user_id, w.status, w.state, w.suspended,
@@ -68,7 +82,8 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
                u.referrer_id, coalesce(s.referral_percent, 0) as referral_percent,
                coalesce(u.blast_interval_min, s.interval_min, 1) as imin,
                coalesce(u.blast_interval_max, s.interval_max, 2) as imax,
-               w.interval as account_interval
+               w.interval as account_interval, s.fail_streak_pause, ${DAILY_CAP} as daily_cap,
+               ${SENT_TODAY} as sent_today, s.send_window_start, s.send_window_end, w.blast_start_at
         from whatsapp_accounts w
         join users u on u.id = w.user_id
         left join levels l on l.id = u.level_id
@@ -88,6 +103,12 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
     referralPercent: Math.min(100, Math.max(0, Number(r.referral_percent ?? 0))),
     intervalMin: imin,
     intervalMax: Math.max(imin, Number(r.imax ?? imin)),
+    failStreakPause: Math.max(1, Number(r.fail_streak_pause ?? 5)),
+    dailyCap: Number(r.daily_cap ?? 0),
+    sentToday: Number(r.sent_today),
+    windowStart: r.send_window_start ?? '00:00',
+    windowEnd: r.send_window_end ?? '24:00',
+    startAt: r.blast_start_at ? new Date(r.blast_start_at) : null,
   };
 }
 
@@ -154,6 +175,12 @@ export async function recordOutcome(
     referrerId: number | null;
     referralFee: number;
     error: string | null;
+    /** WhatsApp's id of the sent message (rule #1 and receipts name it) */
+    waMessageId: string | null;
+    /** the text that was sent */
+    text: string;
+    /** APP_TIMEZONE, whose calendar day the daily cap counts */
+    timeZone: string;
   },
 ): Promise<{ receiver: ReceiverRow; account: AccountCounts } | null> {
   return db.transaction(async (tx) => {
@@ -165,7 +192,8 @@ export async function recordOutcome(
       sql`update message_logs
           set status = ${o.success ? 'success' : 'fail'}, fee = ${fee}, template_id = ${o.templateId},
               referrer_id = ${referralFee > 0 ? o.referrerId : null}, referral_fee = ${referralFee},
-              error = ${o.error}, created_at = now()
+              error = ${o.error}, wa_message_id = ${o.waMessageId}, text = ${o.text},
+              sent_at = ${o.success ? sql`now()` : null}, created_at = now()
           where id = ${o.target.logId} and status = 'pending'
           returning id`,
     );
@@ -179,7 +207,7 @@ export async function recordOutcome(
           where id = ${o.target.id}
           returning id, count_success, count_fail, last_sent, in_use`,
     );
-    const account = await new AccountsRepo(t).countSend(o.accountId, { success: o.success, fee });
+    const account = await new AccountsRepo(t).countSend(o.accountId, { success: o.success, fee, timeZone: o.timeZone });
     await t.execute(sql`update message_templates set count_use = count_use + 1 where id = ${o.templateId}`);
     if (o.success) await promote(t, o.userId);
     if (!receiver || !account) return null;

@@ -2,10 +2,21 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
+import { msUntilWindow } from '@wa/core/local-time';
 import type { Logger } from '@wa/core/logger';
-import { BLAST_TEXTS, type LiveEvent, type LiveEventMap, renderPlaceholders } from '@wa/shared';
-import { type DriverState, type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
 import {
+  BLAST_TEXTS,
+  expandSpintax,
+  type LiveEvent,
+  type LiveEventMap,
+  renderPlaceholders,
+  SAFETY_TEXTS,
+  seededRandom,
+} from '@wa/shared';
+import { type DriverState, type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
+import type { AccountSafety, GuardedAccount } from './account-safety';
+import {
+  type BlastPlan,
   blastPlan,
   type ClaimedTarget,
   claimTarget,
@@ -15,6 +26,9 @@ import {
   settleAbandoned,
 } from './blast.repo';
 import { LoopRunner } from './loop-runner';
+
+/** A blast waiting for its hours or its scheduled start looks at its row again this often. */
+const WAIT_STEP_MS = 60_000;
 
 const MIME: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -41,6 +55,11 @@ export interface BlastDeps {
   /** milliseconds in one interval "second" (1000; tests shorten it) */
   secondMs: number;
   random?: () => number;
+  /** pauses the account on a ban signal of its own sends */
+  safety: AccountSafety;
+  /** APP_TIMEZONE: the calendar of the daily cap and the hours of the send window */
+  timeZone: string;
+  guarded: () => GuardedAccount;
 }
 
 /** The account a blast runs for, as its holder knows it. */
@@ -80,6 +99,15 @@ export class BlastRunner extends LoopRunner {
         await this.deps.emit('sending', { deviceId, status: 'sending' });
         announced = true;
       }
+      // account safety: a scheduled blast waits for its time; the daily cap ends the blast for the
+      // day; outside the send window the blast waits. The row says until when.
+      const scheduled = plan.startAt ? plan.startAt.getTime() - Date.now() : 0;
+      if (scheduled <= 0 && plan.sentToday >= plan.dailyCap) return this.finish('finished', SAFETY_TEXTS.dailyCap);
+      const wait = Math.max(scheduled, msUntilWindow(new Date(), plan.windowStart, plan.windowEnd, this.deps.timeZone));
+      if (wait > 0) {
+        await this.waitFor(wait);
+        continue;
+      }
       const template = await nextTemplate(db);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
       const target = await claimTarget(db, plan.userId, accountId);
@@ -87,12 +115,17 @@ export class BlastRunner extends LoopRunner {
       await this.deps.emit('progressing', { deviceId, value: target.number, target: target.id });
       await this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } });
 
-      const text = renderPlaceholders(template.textWa, { name: target.name, phoneNumber: target.number });
+      // spintax varies the text per message, seeded by the claim so a message is repeatable
+      const varied = expandSpintax(template.textWa, seededRandom(target.logId));
+      const text = renderPlaceholders(varied, { name: target.name, phoneNumber: target.number });
       let error: string | null = null;
+      let sentId: string | null = null;
       try {
         const media = this.mediaOf(template.media);
-        if (media) await this.account.session.sendMedia(target.number, media, text || undefined);
-        else await this.account.session.sendText(target.number, text);
+        const sent = media
+          ? await this.account.session.sendMedia(target.number, media, text || undefined)
+          : await this.account.session.sendText(target.number, text);
+        sentId = sent.id;
       } catch (err) {
         const code = err instanceof SendError ? err.code : 'failed';
         const message = err instanceof Error ? err.message : String(err);
@@ -101,9 +134,18 @@ export class BlastRunner extends LoopRunner {
           await releaseTarget(db, target);
           return this.finish('error_blast', message);
         }
+        if (code === 'rate_limited' || code === 'restricted') {
+          // WhatsApp refused it for this account: the number goes back, the account rests
+          await releaseTarget(db, target);
+          const reason = code === 'rate_limited' ? SAFETY_TEXTS.rateLimited : SAFETY_TEXTS.restricted(message);
+          return this.deps.safety.pause(this.deps.guarded(), reason);
+        }
         error = `${code}: ${message}`;
       }
-      await this.record(plan, template.id, target, error);
+      const streak = await this.record(plan, template.id, target, { error, sentId, text });
+      if (streak !== null && streak >= plan.failStreakPause) {
+        return this.deps.safety.pause(this.deps.guarded(), SAFETY_TEXTS.failStreak(streak));
+      }
       if (this.stopping) return;
       const span = plan.intervalMax - plan.intervalMin;
       const waitTime = plan.intervalMin + Math.floor((this.deps.random ?? Math.random)() * (span + 1));
@@ -114,13 +156,15 @@ export class BlastRunner extends LoopRunner {
     }
   }
 
+  /** Records a send's outcome and tells the lists; the account's failure streak after it (null: settled elsewhere). */
   private async record(
-    plan: NonNullable<Awaited<ReturnType<typeof blastPlan>>>,
+    plan: BlastPlan,
     templateId: number,
     target: ClaimedTarget,
-    error: string | null,
-  ): Promise<void> {
+    sent: { error: string | null; sentId: string | null; text: string },
+  ): Promise<number | null> {
     const { deviceId, accountId } = this.account;
+    const { error } = sent;
     const success = error === null;
     const outcome = await recordOutcome(this.deps.db, {
       target,
@@ -132,14 +176,31 @@ export class BlastRunner extends LoopRunner {
       referrerId: plan.referrerId,
       referralFee: Math.floor((plan.fee * plan.referralPercent) / 100),
       error,
+      waMessageId: sent.sentId,
+      text: sent.text,
+      timeZone: this.deps.timeZone,
     });
-    if (!outcome) return;
+    if (!outcome) return null;
     const { account, receiver } = outcome;
     const event = success ? 'count_success' : 'count_fail';
     const value = success ? account.count_success : account.count_fail;
     // the member's list gets the account's count; the admins' also the target number's row (§4)
-    await this.deps.emit(event, { deviceId, value, income: account.income }, false);
-    await this.deps.emitAdmins(event, { deviceId, value, income: account.income, receiver });
+    const { income, sent_today } = account;
+    await this.deps.emit(event, { deviceId, value, income, sent_today }, false);
+    await this.deps.emitAdmins(event, { deviceId, value, income, sent_today, receiver });
+    return account.fail_streak;
+  }
+
+  /** Tells the lists until when the blast waits, and waits (looking at its row again every minute). */
+  private async waitFor(ms: number): Promise<void> {
+    const until = new Date(Date.now() + ms).toISOString();
+    await this.deps.emit('waiting', {
+      deviceId: this.account.deviceId,
+      waitTime: Math.ceil(ms / 1000),
+      value: '',
+      until,
+    });
+    await this.sleep(Math.min(ms, WAIT_STEP_MS));
   }
 
   private async finish(event: 'finished' | 'error_blast', message: string): Promise<void> {

@@ -107,6 +107,37 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
     return reply({ ok: true, data: { id, status: 'running' } });
   },
 
+  async sim(reg, entry, { command }, reply) {
+    const { deviceId } = entry;
+    const control = reg.deps.driver.control;
+    if (!control) return reply({ ok: false, error: 'The simulator is not in use (WA_DRIVER=sim).', status: 404 });
+    try {
+      const sim = control.call(reg.deps.driver, deviceId);
+      const done = { deviceId, action: command.action };
+      switch (command.action) {
+        case 'revoke':
+          return reply({ ok: true, data: { ...done, messageId: sim.revoke(command.messageId) } });
+        case 'reply':
+          sim.reply({ from: command.from, text: command.text, buttonId: command.buttonId });
+          break;
+        case 'fail':
+          sim.fail(command.count, command.kind);
+          break;
+        case 'ban':
+          sim.ban(command.reason);
+          break;
+        case 'logout':
+          await sim.logout();
+          break;
+        default:
+          sim[command.action]();
+      }
+      return reply({ ok: true, data: done });
+    } catch (err) {
+      return reply({ ok: false, error: err instanceof Error ? err.message : String(err), status: 409 });
+    }
+  },
+
   async reconnect(reg, entry, _args, reply) {
     await reply({ ok: true, data: { deviceId: entry.deviceId } });
     await reg.rebuild(entry, null);

@@ -1,5 +1,7 @@
 import type { DriverEvent } from '../drivers/types';
+import { guardedAccount } from './account-loops';
 import type { LiveSession } from './live-session';
+import { recordReceipt } from './receipts.repo';
 import type { SessionRegistry } from './session-registry';
 
 /** A broken client is rebuilt in place at most this many times in a row. */
@@ -40,6 +42,21 @@ export async function onDriverEvent(reg: SessionRegistry, entry: LiveSession, ev
       // the client must be rebuilt: restore it from the stored session in place
       reg.deps.log.warn({ deviceId: entry.deviceId, message: event.message }, 'session broken, rebuilding');
       return reg.rebuild(entry, MAX_REBUILDS);
+    case 'ack':
+      // a receipt of a message a blast sent; a login in progress has sent nothing
+      if (entry.accountId === null) return;
+      await recordReceipt(reg.deps.db, entry.accountId, event.messageId, event.ack);
+      return;
+    case 'revoke':
+      // a login in progress has sent nothing: only a saved account's messages count
+      if (entry.accountId === null) return;
+      return reg.deps.safety.onRevoke(guardedAccount(reg.deps.bus, entry, entry.loops), event.messageId);
+    case 'message':
+      if (entry.accountId === null) return;
+      return reg.deps.safety.onMessage(guardedAccount(reg.deps.bus, entry, entry.loops), event);
+    case 'restricted':
+      if (entry.accountId === null) return;
+      return reg.deps.safety.onRestricted(guardedAccount(reg.deps.bus, entry, entry.loops), event.reason);
   }
 }
 
@@ -70,10 +87,11 @@ async function ready(reg: SessionRegistry, entry: LiveSession, event: EventOf<'r
 
 /**
  * The connection changed: a connected account goes on with its loops, any other state stops
- * them. A suspension is counted; a logout or a conflict ends the session (it needs a new login).
+ * them. A suspension is counted; a logout ends the session (it needs a new login).
  */
 async function stateChanged(reg: SessionRegistry, entry: LiveSession, event: EventOf<'state'>): Promise<void> {
   const { deviceId } = entry;
+  const was = entry.state;
   await reg.setState(entry, event.state);
   if (event.state === 'connected') await entry.loops.resume(() => reg.isCurrent(entry));
   else await entry.loops.stopAll(0);
@@ -83,8 +101,14 @@ async function stateChanged(reg: SessionRegistry, entry: LiveSession, event: Eve
     return;
   }
   await reg.emit(entry, 'connection.update', { deviceId, state: event.state });
-  if (event.state === 'loggedOut' || event.state === 'conflict') {
-    // the stored session is gone (or unusable): the account needs a new login
+  // a session that keeps dropping is a ban signal (account safety)
+  if (event.state === 'disconnected' && was === 'connected' && entry.accountId !== null) {
+    await reg.deps.safety.onDrop(guardedAccount(reg.deps.bus, entry, entry.loops));
+  }
+  if (event.state === 'loggedOut') {
+    // the stored session is gone: the account needs a new login
     await reg.drop(deviceId, { keepStored: false, release: true });
   }
+  // a conflict (the account opened in another WhatsApp Web) stays held here with its stored
+  // session, so nothing takes it back by itself; POST reconnect rebuilds it in place (§4 Reconnect)
 }

@@ -1,11 +1,14 @@
 import { hostname } from 'node:os';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import { DEFAULT_TIMEZONE } from '@wa/core/config';
+import { DEFAULT_ENGINE_SETTINGS } from '@wa/core/config-engine';
 import type { Db } from '@wa/core/db/client';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToUser } from '@wa/core/realtime/publish';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
+import { AccountSafety } from './account-safety';
 import { LeaseSweeper } from './lease-sweeper';
 import { LoginsRepo } from './logins.repo';
 import { SessionRegistry } from './session-registry';
@@ -38,6 +41,8 @@ export interface HostOptions {
   exclusive?: boolean;
   /** DATA_DIR, where template media live */
   dataDir?: string;
+  /** APP_TIMEZONE (Asia/Jakarta when absent) */
+  timeZone?: string;
   /** milliseconds in one second of a blast interval (tests shorten it) */
   blastSecondMs?: number;
 }
@@ -63,24 +68,28 @@ export class SessionHost {
 
   constructor(o: HostOptions) {
     this.workerId = o.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    this.maxPendingLogins = o.maxPendingLogins ?? 20;
+    const d = DEFAULT_ENGINE_SETTINGS;
+    this.maxPendingLogins = o.maxPendingLogins ?? d.workerMaxLogins;
     this.logins = new LoginsRepo(o.db);
+    const accounts = new AccountsRepo(o.db);
     this.registry = new SessionRegistry({
       db: o.db,
       bus: o.bus,
       driver: o.driver,
       store: o.store,
       log: o.log,
-      accounts: new AccountsRepo(o.db),
+      accounts,
+      safety: new AccountSafety({ db: o.db, accounts, log: o.log }),
       logins: this.logins,
       workerId: this.workerId,
-      leaseMs: o.leaseMs ?? 30_000,
-      pendingTtlMs: o.pendingTtlMs ?? 120_000,
+      leaseMs: o.leaseMs ?? d.leaseMs,
+      pendingTtlMs: o.pendingTtlMs ?? d.loginTtlMs,
       dataDir: o.dataDir ?? 'data',
-      secondMs: o.blastSecondMs ?? 1000,
+      secondMs: o.blastSecondMs ?? d.blastSecondMs,
+      timeZone: o.timeZone ?? DEFAULT_TIMEZONE,
     });
     this.leases = new LeaseSweeper(this.registry, {
-      sweepMs: o.sweepMs ?? 10_000,
+      sweepMs: o.sweepMs ?? d.sweepMs,
       claimBatch: o.claimBatch ?? 100,
       maxPendingLogins: this.maxPendingLogins,
       exclusive: o.exclusive ?? false,

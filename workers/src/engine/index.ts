@@ -1,4 +1,5 @@
 import type { Config } from '@wa/core/config';
+import { DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG } from '@wa/core/config-engine';
 import type { Db } from '@wa/core/db/client';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
@@ -22,7 +23,8 @@ export interface Engine {
  * REDIS_URL the API process runs one itself (embedded mode). The caller starts the queue.
  */
 export async function startEngine(opts: {
-  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'>;
+  /** `engine`, `sim` and `timezone` default to DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG and Asia/Jakarta */
+  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'> & Partial<Pick<Config, 'engine' | 'sim' | 'timezone'>>;
   db: Db;
   queue: JobQueue;
   bus: EventBus;
@@ -31,28 +33,30 @@ export async function startEngine(opts: {
   sweepMs?: number;
   /** the only engine there is (no Redis): take every account at start */
   exclusive?: boolean;
-  /** milliseconds in one second of a blast interval (WA_BLAST_SECOND_MS; tests shorten it) */
+  /** milliseconds in one second of a blast interval (overrides config.engine; tests shorten it) */
   blastSecondMs?: number;
-  /** how long an unsaved login lives past its code or scan (WA_LOGIN_TTL_MS; 120 s) */
+  /** how long an unsaved login lives past its code or scan (overrides config.engine) */
   pendingTtlMs?: number;
-  /** unsaved logins this worker runs at once (WA_WORKER_MAX_LOGINS; 20) */
+  /** unsaved logins this worker runs at once (overrides config.engine) */
   maxPendingLogins?: number;
 }): Promise<Engine> {
+  const settings = opts.config.engine ?? DEFAULT_ENGINE_SETTINGS;
   const store = new DbSessionStore(opts.db);
-  const driver = await createDriver(opts.config, store);
+  const driver = await createDriver({ ...opts.config, sim: opts.config.sim ?? DEFAULT_SIM_CONFIG }, store);
   const host = new SessionHost({
     db: opts.db,
     bus: opts.bus,
     driver,
     store,
     log: opts.log,
-    leaseMs: opts.leaseMs ?? envMs('WA_LEASE_MS'),
-    sweepMs: opts.sweepMs ?? envMs('WA_SWEEP_MS'),
+    leaseMs: opts.leaseMs ?? settings.leaseMs,
+    sweepMs: opts.sweepMs ?? settings.sweepMs,
     exclusive: opts.exclusive,
     dataDir: opts.config.dataDir,
-    blastSecondMs: opts.blastSecondMs ?? envMs('WA_BLAST_SECOND_MS'),
-    pendingTtlMs: opts.pendingTtlMs ?? envMs('WA_LOGIN_TTL_MS'),
-    maxPendingLogins: opts.maxPendingLogins ?? envCount('WA_WORKER_MAX_LOGINS'),
+    timeZone: opts.config.timezone,
+    blastSecondMs: opts.blastSecondMs ?? settings.blastSecondMs,
+    pendingTtlMs: opts.pendingTtlMs ?? settings.loginTtlMs,
+    maxPendingLogins: opts.maxPendingLogins ?? settings.workerMaxLogins,
   });
   const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
   await host.start();
@@ -66,16 +70,4 @@ export async function startEngine(opts: {
       await driver.close();
     },
   };
-}
-
-function envCount(name: string): number | undefined {
-  const n = envMs(name);
-  return n === undefined ? undefined : Math.floor(n);
-}
-
-function envMs(name: string): number | undefined {
-  const v = process.env[name];
-  if (!v) return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
 }

@@ -13,7 +13,10 @@ export interface SendStep {
   /** the account's state and suspension, read with the step */
   state: string | null;
   suspended: boolean;
-  /** seconds between two messages: the account's own, else the member's minimum, else the settings' */
+  /**
+   * seconds between two messages: the member's minimum, else the settings', with the account's own
+   * interval as a floor under it (as a blast's, see blastPlan): a member cannot pace below the minimum
+   */
   interval: number;
 }
 
@@ -46,12 +49,14 @@ export async function nextSend(db: Db, accountId: number): Promise<SendStep | nu
     total: number;
     state: string | null;
     suspended: boolean;
-    interval: number | null;
+    min_interval: number | null;
+    account_interval: number | null;
   }>(
     db,
     sql`select s.id, s.message, s.receivers[s.position + 1] as next, s.position,
                cardinality(s.receivers) as total, w.state, w.suspended,
-               coalesce(w.interval, u.blast_interval_min, st.interval_min, 0) as interval
+               coalesce(u.blast_interval_min, st.interval_min, 0) as min_interval,
+               w.interval as account_interval
         from whatsapp_sends s
         join whatsapp_accounts w on w.id = s.whatsapp_id
         join users u on u.id = w.user_id
@@ -69,7 +74,7 @@ export async function nextSend(db: Db, accountId: number): Promise<SendStep | nu
     total: Number(r.total),
     state: r.state,
     suspended: r.suspended,
-    interval: Math.max(0, Number(r.interval ?? 0)),
+    interval: Math.max(0, Number(r.min_interval ?? 0), Number(r.account_interval ?? 0)),
   };
 }
 

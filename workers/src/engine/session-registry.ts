@@ -6,6 +6,7 @@ import { deviceChannel } from '@wa/core/realtime/rpc';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountLoops } from './account-loops';
+import type { AccountSafety } from './account-safety';
 import { onDeviceRequest } from './device-commands';
 import { onDriverEvent } from './driver-events';
 import { emitFor, type HeldState, type LiveSession } from './live-session';
@@ -27,6 +28,9 @@ export interface RegistryDeps {
   pendingTtlMs: number;
   dataDir: string;
   secondMs: number;
+  /** APP_TIMEZONE: the calendar of daily caps and the hours of the send window */
+  timeZone: string;
+  safety: AccountSafety;
 }
 
 /**

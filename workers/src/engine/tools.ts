@@ -1,14 +1,16 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { type Db, rows } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
 import { readRecords } from '@wa/core/imports/records';
 import type { Logger } from '@wa/core/logger';
-import { type LiveEvent, type LiveEventMap, normalizePhone, type ToolRef } from '@wa/shared';
+import { type LiveEvent, type LiveEventMap, normalizePhone, SAFETY_TEXTS, type ToolRef } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { SendError, type WhatsAppSession } from '../drivers/types';
 import { LoopRunner } from './loop-runner';
+import { cachedCheck, checkSettings, rememberCheck } from './safety.repo';
 
 export interface ToolDeps {
   db: Db;
@@ -18,6 +20,8 @@ export interface ToolDeps {
   dataDir: string;
   secondMs: number;
   random?: () => number;
+  /** APP_TIMEZONE: the calendar of the accounts' daily check budgets */
+  timeZone: string;
 }
 
 interface ToolRow {
@@ -47,6 +51,9 @@ type SQL = ReturnType<typeof sql>;
 
 /** how many times one number is checked before it counts as not found */
 const CHECK_ATTEMPTS = 3;
+/** WhatsApp rate-limits checks: wait 30 s, then twice as long each time in a row, at most this many times */
+const BACKOFF_FIRST_S = 30;
+const BACKOFF_TIMES = 6;
 
 const ERROR_EVENT = { generator: 'error_generate', validator: 'error_validate' } as const;
 
@@ -118,15 +125,17 @@ export function runningTools(db: Db, accountId: number): Promise<{ kind: ToolKin
  */
 export class ToolRunner extends LoopRunner {
   private readonly source: NumberSource;
+  private readonly accounts: AccountsRepo;
 
   constructor(
     private readonly deps: ToolDeps,
     readonly kind: ToolKind,
     readonly id: number,
-    private readonly account: { deviceId: string; session: WhatsAppSession },
+    private readonly account: { deviceId: string; accountId: number; session: WhatsAppSession },
   ) {
     super(deps.log, { deviceId: account.deviceId, loop: kind, id });
     this.source = kind === 'generator' ? rangeSource : fileSource(deps.dataDir);
+    this.accounts = new AccountsRepo(deps.db);
   }
 
   /** What every event of this tool names: its account, and the tool by `generatorId` or `validatorId`. */
@@ -162,15 +171,37 @@ export class ToolRunner extends LoopRunner {
       const next = await this.source.next(row);
       if (!next) return this.finish(row.user_id, 'finished', 'finished');
       await this.deps.emit(row.user_id, 'progressing', { ...this.ref(), value: next.number, progress: next.progress });
-      let registered: boolean | null = null;
+      // account safety: a number checked lately is not asked again, and each account has a daily budget
+      const { budget, cacheDays } = await checkSettings(db);
+      let registered: boolean | null = await cachedCheck(db, next.number, cacheDays);
+      const asked = registered === null;
+      if (asked && !(await this.accounts.countCheck(this.account.accountId, budget, this.deps.timeZone))) {
+        return this.finish(row.user_id, ERROR_EVENT[this.kind], SAFETY_TEXTS.checkBudget);
+      }
+      let rateLimits = 0;
       for (let attempt = 1; registered === null; attempt++) {
         try {
           registered = await this.account.session.isRegistered(next.number);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           const code = err instanceof SendError ? err.code : null;
-          if (code === null || code === 'not_connected' || code === 'refused') {
+          if (code === null || code === 'not_connected' || code === 'refused' || code === 'restricted') {
             return this.finish(row.user_id, ERROR_EVENT[this.kind], message);
+          }
+          if (code === 'rate_limited') {
+            // WhatsApp says slow down: back off exponentially, then give up rather than burn the account
+            rateLimits++;
+            if (rateLimits > BACKOFF_TIMES) return this.finish(row.user_id, ERROR_EVENT[this.kind], message);
+            await this.deps.emit(row.user_id, 'attempting', {
+              ...this.ref(),
+              code,
+              value: next.number,
+              attempt: rateLimits,
+            });
+            await this.sleep(BACKOFF_FIRST_S * 2 ** (rateLimits - 1) * this.deps.secondMs);
+            if (this.stopping) return;
+            attempt--;
+            continue;
           }
           // a check is harmless to repeat: try again (§4 'Fail, attempting (code)...'), then count it
           if (attempt >= CHECK_ATTEMPTS) {
@@ -182,6 +213,7 @@ export class ToolRunner extends LoopRunner {
           if (this.stopping) return;
         }
       }
+      if (asked) await rememberCheck(db, next.number, registered);
       const counts = await db.transaction(async (tx) => {
         const x = tx as unknown as Db;
         if (registered) {

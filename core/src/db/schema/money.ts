@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { messageTemplates, phoneNumbers } from './catalogue';
 import { users } from './users';
 import { whatsappAccounts } from './whatsapp';
@@ -23,10 +23,21 @@ export const messageLogs = pgTable(
     referrerId: integer('referrer_id').references(() => users.id, { onDelete: 'set null' }),
     referralFee: integer('referral_fee').notNull().default(0),
     error: text('error'),
+    /** the text that was sent (placeholders filled in) */
+    text: text('text'),
+    /** WhatsApp's id of the sent message: receipts and revokes name it */
+    waMessageId: text('wa_message_id'),
+    /** receipts: when WhatsApp took the message, the target's phone got it, the target read it */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** when the member deleted the message for everyone (rule #1: the account is suspended) */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('message_logs_user_created_idx').on(t.userId, t.createdAt),
+    index('message_logs_wa_message_idx').on(t.waMessageId),
     index('message_logs_user_status_idx').on(t.userId, t.status),
     index('message_logs_created_status_idx').on(t.createdAt, t.status),
     index('message_logs_whatsapp_idx').on(t.whatsappId),
@@ -71,5 +82,29 @@ export const withdrawals = pgTable(
   (t) => [
     index('withdrawals_user_created_idx').on(t.userId, t.createdAt),
     index('withdrawals_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * Messages the targets sent to an account (replies and button presses). One that asks to stop
+ * (a keyword of settings' optout_keywords, or a template's stop button) opts its number out.
+ */
+export const incomingMessages = pgTable(
+  'incoming_messages',
+  {
+    id: serial('id').primaryKey(),
+    whatsappId: integer('whatsapp_id').references(() => whatsappAccounts.id, { onDelete: 'set null' }),
+    phoneNumberId: integer('phone_number_id').references(() => phoneNumbers.id, { onDelete: 'set null' }),
+    /** the sender's number (62…) */
+    sender: text('sender').notNull(),
+    text: text('text').notNull().default(''),
+    /** the id of the template button pressed, for a button reply */
+    buttonId: text('button_id'),
+    optout: boolean('optout').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('incoming_messages_whatsapp_idx').on(t.whatsappId, t.createdAt),
+    index('incoming_messages_sender_idx').on(t.sender),
   ],
 );

@@ -13,6 +13,22 @@ export const settings = pgTable(
     colors: text('colors').notNull(),
     referralPercent: integer('referral_percent').notNull().default(0),
     info: text('info').notNull().default(''),
+    /** account safety (see docs/PRODUCT.md): replies that opt a target out, comma-separated */
+    optoutKeywords: text('optout_keywords').notNull().default('STOP, berhenti, unsubscribe'),
+    /** this many failed blast sends in a row pause the account */
+    failStreakPause: integer('fail_streak_pause').notNull().default(5),
+    /** how long a pause after ban signals lasts */
+    pauseHours: integer('pause_hours').notNull().default(6),
+    /** the daily cap of blast messages per account: start, growth per day connected, maximum */
+    dailyCapStart: integer('daily_cap_start').notNull().default(30),
+    dailyCapGrowth: integer('daily_cap_growth').notNull().default(20),
+    dailyCapMax: integer('daily_cap_max').notNull().default(500),
+    /** the hours blasts may send in, 'HH:MM' in APP_TIMEZONE */
+    sendWindowStart: text('send_window_start').notNull().default('08:00'),
+    sendWindowEnd: text('send_window_end').notNull().default('20:00'),
+    /** number checks per account per day, and how long a number's check result is reused */
+    checkBudgetDaily: integer('check_budget_daily').notNull().default(1000),
+    checkCacheDays: integer('check_cache_days').notNull().default(30),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

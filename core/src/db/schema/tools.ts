@@ -1,4 +1,15 @@
-import { bigint, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './users';
 import { whatsappAccounts } from './whatsapp';
 
@@ -80,3 +91,13 @@ export const validatorResults = pgTable(
   },
   (t) => [uniqueIndex('validator_results_uq').on(t.validatorId, t.number)],
 );
+
+/**
+ * The last check of each number (generator, validator): a number checked within settings'
+ * check_cache_days is answered from here instead of asking WhatsApp again.
+ */
+export const numberChecks = pgTable('number_checks', {
+  number: text('number').primaryKey(),
+  registered: boolean('registered').notNull(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -39,6 +39,22 @@ export const whatsappAccounts = pgTable(
     income: bigint('income', { mode: 'number' }).notNull().default(0),
     suspended: boolean('suspended').notNull().default(false),
     suspendedCount: integer('suspended_count').notNull().default(0),
+    /** a pause after ban signals: no blast until then (admin/dev may lift it) */
+    pausedUntil: timestamp('paused_until', { withTimezone: true }),
+    pauseReason: text('pause_reason'),
+    /** blast sends failed in a row; settings' fail_streak_pause of them pause the account */
+    failStreak: integer('fail_streak').notNull().default(0),
+    /** session drops in the current window (drops_since + 30 min); 3 pause the account */
+    drops: integer('drops').notNull().default(0),
+    dropsSince: timestamp('drops_since', { withTimezone: true }),
+    /** blast messages sent in the current APP_TIMEZONE day, which ends at sent_day_end (the daily cap) */
+    sentToday: integer('sent_today').notNull().default(0),
+    sentDayEnd: timestamp('sent_day_end', { withTimezone: true }),
+    /** number checks (generator/validator) in the current day, which ends at checks_day_end (the check budget) */
+    checksToday: integer('checks_today').notNull().default(0),
+    checksDayEnd: timestamp('checks_day_end', { withTimezone: true }),
+    /** a blast the member scheduled: it starts sending at this time */
+    blastStartAt: timestamp('blast_start_at', { withTimezone: true }),
     /** the worker that holds the live session, and until when its lease runs */
     workerId: text('worker_id'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),

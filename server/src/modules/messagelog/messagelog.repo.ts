@@ -25,7 +25,7 @@ const within = (range: SqlRange | undefined): SQL =>
   range ? sql` and m.created_at >= ${range.start} and m.created_at < ${range.end}` : sql``;
 
 /**
- * A scalar SQL expression (bigint) for income, the money rule of DESIGN.md: a member earns the fee
+ * A scalar SQL expression (bigint) for income, the money rule of docs/PRODUCT.md §4 Money: a member earns the fee
  * of each of their successful messages plus the referral fee of each successful message of the
  * members they referred. Globally it is everything paid to members. Pending, unknown and failed
  * rows never count. Shared with the withdraw balance so income has one definition.

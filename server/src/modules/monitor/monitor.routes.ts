@@ -1,5 +1,5 @@
 import { parse } from '@wa/core/validate';
-import { monitorRemoteQuery, monitorSocketQuery } from '@wa/shared';
+import { monitorRemoteQuery, monitorSocketQuery, simCommandBody, simDeviceParam } from '@wa/shared';
 import { Router } from 'express';
 import { allow } from '../../http/auth';
 import type { MonitorService } from './monitor.service';
@@ -16,6 +16,17 @@ export function monitorRoutes(monitor: MonitorService): Router {
   });
   r.get('/socket', async (req, res) => {
     res.json({ data: await monitor.socket(parse(monitorSocketQuery, req.query).id) });
+  });
+  return r;
+}
+
+/** POST /api/dev/sim/{deviceId} (dev only, WA_DRIVER=sim): the simulator's control, answering `{ data }`. */
+export function simRoutes(monitor: MonitorService): Router {
+  const r = Router();
+  r.use(allow('monitor'));
+  r.post('/:deviceId', async (req, res) => {
+    const deviceId = parse(simDeviceParam, req.params.deviceId);
+    res.json({ data: await monitor.simulate(deviceId, parse(simCommandBody, req.body)) });
   });
   return r;
 }

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import { notFound } from '@wa/core/errors';
+import { AppError, notFound } from '@wa/core/errors';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
-import type { MonitorLocal, MonitorRemote, MonitorSocket } from '@wa/shared';
+import type { MonitorLocal, MonitorRemote, MonitorSocket, SimCommand, SimResult } from '@wa/shared';
 import type { HubInspection } from '../../realtime/hub';
 import type { MonitorRepo } from './monitor.repo';
 
@@ -16,6 +16,8 @@ export interface MonitorSources {
   engine?: () => { workerId: string; sessions: Record<string, string> };
   /** this process's WebSocket hub, once it is attached */
   hub?: () => HubInspection | null;
+  /** the installation runs the simulator (WA_DRIVER=sim): POST /dev/sim/{deviceId} is open to devs */
+  simulator?: boolean;
 }
 
 /** How long the remote monitor waits for the holder of a device: a live holder answers in milliseconds. */
@@ -107,6 +109,30 @@ export class MonitorService {
       if (err instanceof NoHolderError) return { holder: null };
       return { holder: null, holderError: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  /**
+   * POST /dev/sim/{deviceId}: the simulated WhatsApp does something to a live account (a revoke, a
+   * reply, failures, a ban, a drop…) through the worker that holds it. 404 when the installation
+   * does not run the simulator, or nobody holds the device.
+   */
+  async simulate(deviceId: string, command: SimCommand): Promise<SimResult> {
+    if (!this.sources.simulator) throw notFound('The simulator is not in use (WA_DRIVER=sim).');
+    let reply: Awaited<ReturnType<typeof callDevice<'sim'>>>;
+    try {
+      reply = await callDevice(
+        this.bus,
+        deviceId,
+        'sim',
+        { command, privileged: true },
+        { timeoutMs: this.holderTimeoutMs },
+      );
+    } catch (err) {
+      if (err instanceof NoHolderError) throw notFound('No worker holds this device: it is not connected.');
+      throw err;
+    }
+    if (!reply.ok) throw new AppError(reply.status ?? 400, reply.error);
+    return reply.data;
   }
 
   /** GET /dev/monitor/socket?id: the sockets a user has open on this API process. */

@@ -1,6 +1,6 @@
 import { type Db, rows } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
-import type { ActiveStatus, PhoneNumberDto, ReceiverDto } from '@wa/shared';
+import type { ActiveStatus, PhoneNumberDto, PhoneStatus, ReceiverDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
 /** Rows between two cached bookmarks of the unfiltered list. */
@@ -22,7 +22,7 @@ export function toPhoneDto(r: Row): PhoneNumberDto {
     id: r.id,
     number: r.number,
     name: r.name,
-    status: r.status === 'active' ? 'active' : 'nonactive',
+    status: r.status === 'active' || r.status === 'optout' ? r.status : 'nonactive',
     in_use: Number(r.in_use),
     count_success: Number(r.count_success),
     count_fail: Number(r.count_fail),
@@ -68,9 +68,13 @@ export class PhoneNumbersRepo {
     offset: number;
     limit: number;
     search?: string;
+    status?: PhoneStatus;
   }): Promise<{ total: number; data: PhoneNumberDto[] }> {
-    if (opts.search) {
-      const where = phoneSearch(opts.search);
+    if (opts.search || opts.status) {
+      const where = sql.join(
+        [opts.search ? phoneSearch(opts.search) : sql`true`, opts.status ? sql`status = ${opts.status}` : sql`true`],
+        sql` and `,
+      );
       const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from phone_numbers where ${where}`);
       const list = await rows<Row>(
         this.db,

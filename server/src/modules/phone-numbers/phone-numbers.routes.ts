@@ -2,7 +2,7 @@ import { parse } from '@wa/core/validate';
 import {
   idParam,
   PHONE_EXPORT,
-  pageQuery,
+  phoneListQuery,
   receiversQuery,
   savePhoneNumberBody,
   updatePhoneNumberBody,
@@ -45,8 +45,8 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
     res.end();
   });
   r.get('/list-per-page', async (req, res) => {
-    const q = parse(pageQuery, req.query);
-    res.json(await phones.listPerPage(q.page, q.search));
+    const q = parse(phoneListQuery, req.query);
+    res.json(await phones.listPerPage(q.page, q.search, q.status));
   });
   r.get('/count-blast', async (_req, res) => {
     res.json(await phones.countBlast());

@@ -1,12 +1,14 @@
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
-import { AppError, notFound } from '@wa/core/errors';
+import { AppError, conflict, notFound } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import {
-  ACTIVE_STATUSES,
   normalizePhone,
+  OPTOUT_LOCKED,
   PAGE_SIZE,
+  PHONE_STATUSES,
   type PhoneNumberDto,
+  type PhoneStatus,
   type ReceiverDto,
   type savePhoneNumberBody,
   type updatePhoneNumberBody,
@@ -35,8 +37,9 @@ export const PHONE_IMPORT: BulkTarget = {
     if (!number) return { reason: 'Not a phone number' };
     const name = (fields.name ?? '').slice(0, 255);
     const status = (fields.status ?? '').toLowerCase();
-    if (status && !(ACTIVE_STATUSES as readonly string[]).includes(status)) {
-      return { reason: `Status must be active or nonactive` };
+    // an opted-out number moved from another installation stays opted out
+    if (status && !(PHONE_STATUSES as readonly string[]).includes(status)) {
+      return { reason: `Status must be active, nonactive or optout` };
     }
     return { values: [number, name, status || 'active'] };
   },
@@ -68,8 +71,8 @@ export class PhoneNumbersService {
     return this.repo.after(afterId, limit);
   }
 
-  async listPerPage(page: number, search?: string) {
-    const { total, data } = await this.repo.page({ ...pageWindow(page), search });
+  async listPerPage(page: number, search?: string, status?: PhoneStatus) {
+    const { total, data } = await this.repo.page({ ...pageWindow(page), search, status });
     return { data, meta: pageMeta(page, total, PAGE_SIZE) };
   }
 
@@ -86,7 +89,9 @@ export class PhoneNumbersService {
   }
 
   async update(id: number, input: UpdatePhoneNumberInput) {
-    if (!(await this.repo.find(id))) throw notFound('Phone number not found');
+    const current = await this.repo.find(id);
+    if (!current) throw notFound('Phone number not found');
+    if (current.status === 'optout' && input.status !== undefined) throw conflict(OPTOUT_LOCKED);
     if (input.number) {
       const other = await this.repo.findByNumber(input.number);
       if (other && other.id !== id) throw duplicate(input.number);

@@ -1,8 +1,23 @@
 import { type Db, rows } from '@wa/core/db/client';
-import type { SettingDto } from '@wa/shared';
-import { sql } from 'drizzle-orm';
+import { SAFETY_SETTING_FIELDS, type SettingDto } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
 
-const COLS = sql`interval_min, interval_max, price, bank_names, colors, referral_percent, info`;
+const COLS = sql`interval_min, interval_max, price, bank_names, colors, referral_percent, info,
+  optout_keywords, fail_streak_pause, pause_hours, daily_cap_start, daily_cap_growth, daily_cap_max,
+  send_window_start, send_window_end, check_budget_daily, check_cache_days`;
+
+/** An update: the §5 fields, and the account-safety ones when given. */
+export type SettingsUpdate = Omit<SettingDto, SafetySettingField> & Partial<Pick<SettingDto, SafetySettingField>>;
+
+type SafetySettingField = (typeof SAFETY_SETTING_FIELDS)[number];
+
+/** `col = coalesce(value, col)` for each account-safety field: an absent one keeps its value. */
+function keepAbsent(v: SettingsUpdate): SQL {
+  return sql.join(
+    SAFETY_SETTING_FIELDS.map((f) => sql`${sql.identifier(f)} = coalesce(${v[f] ?? null}, ${sql.identifier(f)})`),
+    sql`, `,
+  );
+}
 
 /** SQL for the one settings row; nothing else. */
 export class SettingsRepo {
@@ -13,12 +28,13 @@ export class SettingsRepo {
     return r;
   }
 
-  async update(v: SettingDto): Promise<SettingDto> {
+  /** The account-safety fields the body left out keep their values. */
+  async update(v: SettingsUpdate): Promise<SettingDto> {
     const [r] = await rows<SettingDto>(
       this.db,
       sql`update settings set interval_min = ${v.interval_min}, interval_max = ${v.interval_max}, price = ${v.price},
             bank_names = ${v.bank_names}, colors = ${v.colors}, referral_percent = ${v.referral_percent},
-            info = ${v.info}, updated_at = now()
+            info = ${v.info}, ${keepAbsent(v)}, updated_at = now()
           where id = 1 returning ${COLS}`,
     );
     return r;

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Actor } from '@wa/core/actor';
 import type { ToolKind } from '@wa/core/db/tool-tables';
-import { AppError } from '@wa/core/errors';
 import { InProcessBus } from '@wa/core/realtime/bus';
-import type { GeneratorDto, GeneratorInput, Role, ToolResultRow, ValidatorDto } from '@wa/shared';
+import { as, refused } from '@wa/core/testing/refusals';
+import type { GeneratorDto, GeneratorInput, ToolResultRow, ValidatorDto } from '@wa/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GeneratorRange, ToolSettings, ValidatorUpload } from './tools.repo';
 import { type ToolAccounts, ToolsService, type ToolsStore } from './tools.service';
@@ -109,18 +108,6 @@ class MemoryAccounts implements ToolAccounts {
   async byId(id: number) {
     return this.rows.get(id) ?? null;
   }
-}
-
-const as = (id: number, role: Role): Actor => ({ id, role });
-
-async function refused(work: Promise<unknown>): Promise<{ status: number; msg: string }> {
-  try {
-    await work;
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, msg: err.message };
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 const STAFF = 1;

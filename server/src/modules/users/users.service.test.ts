@@ -1,5 +1,7 @@
 import type { Actor } from '@wa/core/actor';
-import { AppError } from '@wa/core/errors';
+import { InProcessBus } from '@wa/core/realtime/bus';
+import { TOKEN_VERSION_CHANNEL } from '@wa/core/realtime/publish';
+import { as, refused } from '@wa/core/testing/refusals';
 import type { Role, UserDto } from '@wa/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from './passwords';
@@ -103,18 +105,6 @@ class MemoryUsers implements UsersStore {
     if (row) row.tokenVersion += 1;
     return row?.tokenVersion ?? 0;
   }
-}
-
-const as = (id: number, role: Role): Actor => ({ id, role });
-
-async function refused(work: Promise<unknown>): Promise<{ status: number; msg: string }> {
-  try {
-    await work;
-  } catch (err) {
-    if (err instanceof AppError) return { status: err.status, msg: err.message };
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 let store: MemoryUsers;
@@ -249,5 +239,37 @@ describe('editing users', () => {
     });
     expect((await refused(edit(as(ADMIN, 'admin'), MEMBER, { level_id: 7 }))).msg).toBe('Level not found.');
     expect((await edit(as(ADMIN, 'admin'), MEMBER, { level_id: 1 })).user.level_id).toBe(1);
+  });
+});
+
+describe('ending tokens', () => {
+  it('announces each token-version bump on the bus (the hubs close older sockets), and nothing else', async () => {
+    const bus = new InProcessBus();
+    const heard: unknown[] = [];
+    await bus.subscribe(TOKEN_VERSION_CHANNEL, (m) => heard.push(m));
+    const withBus = new UsersService(store, bus);
+    store.rows.get(MEMBER)!.passwordHash = await hashPassword('old-password');
+
+    await withBus.update(as(ADMIN, 'admin'), MEMBER, { firstname: 'Nothing ends' });
+    expect(heard).toEqual([]);
+    await withBus.logoutEverywhere(as(MEMBER, 'member'));
+    expect(heard).toEqual([{ userId: MEMBER, tokenVersion: 1 }]);
+    await withBus.update(as(DEV, 'dev'), OTHER_ADMIN, { role: 'member' });
+    expect(heard.at(-1)).toEqual({ userId: OTHER_ADMIN, tokenVersion: 1 });
+    let signed = -1;
+    await withBus.update(
+      as(MEMBER, 'member'),
+      MEMBER,
+      { password: 'new-password', current_password: 'old-password' },
+      (u) => {
+        signed = u.tokenVersion;
+        return 'fresh';
+      },
+    );
+    // the fresh token carries the announced version, so the socket opened with it stays open
+    expect(heard.at(-1)).toEqual({ userId: MEMBER, tokenVersion: 2 });
+    expect(signed).toBe(2);
+    expect(heard).toHaveLength(3);
+    await bus.close();
   });
 });

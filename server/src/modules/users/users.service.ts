@@ -4,6 +4,8 @@ import { AppError, badRequest, forbidden, notFound } from '@wa/core/errors';
 import { pageMeta } from '@wa/core/paging';
 import { assertCan, can, canForAnyone } from '@wa/core/policy';
 import { AttemptLimiter } from '@wa/core/rate-limit';
+import type { EventBus } from '@wa/core/realtime/bus';
+import { publishTokenVersion } from '@wa/core/realtime/publish';
 import { PAGE_SIZE, PRIVILEGED_FIELDS, type ReferralItem, type UserDto, type updateUserBody } from '@wa/shared';
 import type { z } from 'zod';
 import { hashPassword, verifyPassword } from './passwords';
@@ -58,7 +60,15 @@ export interface UpdateUserResult {
 export class UsersService {
   private readonly credentialChanges = new AttemptLimiter(CREDENTIAL_CHANGES_PER_USER, 15 * 60_000);
 
-  constructor(private readonly repo: UsersStore) {}
+  /**
+   * `bus` carries the token-version bumps to every API replica's hub, which closes the user's
+   * sockets opened with an older token. Only scripts that never change credentials (bootstrap,
+   * the demo seed) leave it out.
+   */
+  constructor(
+    private readonly repo: UsersStore,
+    private readonly bus?: EventBus,
+  ) {}
 
   /** A fresh, unused 8-character referral code without look-alike characters. */
   async newReferralCode(): Promise<string> {
@@ -209,6 +219,7 @@ export class UsersService {
     const endTokens = passwordChanged || emailChanged || (roleChanged && patch.role !== undefined);
     let tokenVersion: number | null = null;
     if (Object.keys(patch).length) tokenVersion = await this.repo.update(id, patch, endTokens);
+    if (endTokens && tokenVersion !== null) await this.tokensEnded(id, tokenVersion);
     const user = await this.repo.findDto(id);
     if (!user) throw notFound('User not found');
     const token =
@@ -220,8 +231,16 @@ export class UsersService {
 
   /** "Log out everywhere": every token of the user stops working, this browser's too. */
   async logoutEverywhere(actor: Actor): Promise<{ msg: string }> {
-    await this.repo.bumpTokenVersion(actor.id);
+    await this.tokensEnded(actor.id, await this.repo.bumpTokenVersion(actor.id));
     return { msg: 'Signed out on every device.' };
+  }
+
+  /**
+   * The API refuses the older tokens from now on (the version is read per request); the live
+   * sockets opened with them are closed by the hubs, on every replica, hearing it on the bus.
+   */
+  private async tokensEnded(userId: number, tokenVersion: number): Promise<void> {
+    if (this.bus) await publishTokenVersion(this.bus, userId, tokenVersion);
   }
 
   /** Counts a password or e-mail change (or a try at one) against the user's budget. */

@@ -1,25 +1,49 @@
-import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Actor } from '@wa/core/actor';
-import type { Db } from '@wa/core/db/client';
 import { AppError, badRequest, forbidden, notFound } from '@wa/core/errors';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { JobQueue } from '@wa/core/jobs/queue';
+import { assertCan, can } from '@wa/core/policy';
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceCommandMap, DeviceOp, DeviceReply } from '@wa/core/realtime/device-commands';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { type CallOptions, callDevice, NoHolderError } from '@wa/core/realtime/rpc';
-import { parse } from '@wa/core/validate';
 import {
   LOGIN_CAPS,
   LOGIN_TEXTS,
-  newClientBody,
+  type newClientBody,
   normalizePhone,
-  removeClientBody,
-  saveWhatsappBody,
+  type removeClientBody,
+  type saveWhatsappBody,
   type WhatsappDto,
 } from '@wa/shared';
-import { WhatsappRepo } from './whatsapp.repo';
-import { askHolder, HOLDER_TIMEOUT_MS, isPrivileged, replyError } from './whatsapp-holder';
+import type { z } from 'zod';
+import type { Transaction } from '../transaction';
+import type { WhatsappRepo } from './whatsapp.repo';
+import { askHolder, HOLDER_TIMEOUT_MS, replyError } from './whatsapp-holder';
+
+export type NewClientInput = z.output<typeof newClientBody>;
+export type RemoveClientInput = z.output<typeof removeClientBody>;
+export type SaveWhatsappInput = z.output<typeof saveWhatsappBody>;
+
+/** What the logins need of the tables outside a transaction (WhatsappRepo). */
+export type LoginsStore = Pick<WhatsappRepo, 'byId' | 'byClientId' | 'loginOf' | 'takeLogin' | 'forgetStoredSession'>;
+
+/** What new-client and save need inside their transaction: the logins, proxies and the new account. */
+export interface LoginsTxStores {
+  logins: Pick<
+    WhatsappRepo,
+    | 'lockLogins'
+    | 'pendingLogins'
+    | 'loginCapacity'
+    | 'leastUsedProxy'
+    | 'insertLogin'
+    | 'takeLogin'
+    | 'countProxyUse'
+    | 'userInterval'
+  >;
+  accounts: Pick<AccountsRepo, 'create' | 'relogin'>;
+}
 
 /** §9: the QR request waits up to 120 s. */
 export const QR_TIMEOUT_MS = 120_000;
@@ -38,21 +62,19 @@ const LOGIN_GONE = 'This login is no longer running. Generate a new QR code.';
  * WhatsappService's.
  */
 export class WhatsappLogins {
-  private readonly repo: WhatsappRepo;
-
+  /** `transaction` binds LoginsTxStores to one database transaction (the logins' lock lives as long). */
   constructor(
-    private readonly db: Db,
+    private readonly repo: LoginsStore,
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
+    private readonly transaction: Transaction<LoginsTxStores>,
     private readonly opts: { qrTimeoutMs?: number } = {},
-  ) {
-    this.repo = new WhatsappRepo(db);
-  }
+  ) {}
 
-  /** The owner a login or account is for: the actor, or whomever admin and dev name. */
+  /** The owner a login or account is for: the actor, or whomever admin and dev name (`account.create-login`). */
   private ownerFor(actor: Actor, userId: number | undefined): number {
     if (userId === undefined || userId === actor.id) return actor.id;
-    if (!isPrivileged(actor)) throw forbidden();
+    assertCan(actor, 'account.create-login', { userId });
     return userId;
   }
 
@@ -72,12 +94,11 @@ export class WhatsappLogins {
    * live workers together their `max_logins`; past either the answer is 429 and no job is queued.
    * The counts come from whatsapp_logins, which every API replica reads, under one advisory lock.
    */
-  async newClient(actor: Actor, body: unknown): Promise<{ proxyId: number | null; deviceId: string }> {
-    const b = parse(newClientBody, body);
+  async newClient(actor: Actor, b: NewClientInput): Promise<{ proxyId: number | null; deviceId: string }> {
+    assertCan(actor, 'account.create-login');
     const userId = this.ownerFor(actor, b.userId);
     if (await this.repo.byClientId(b.deviceId)) throw badRequest(DEVICE_IN_USE);
-    const proxy = await this.db.transaction(async (tx) => {
-      const repo = new WhatsappRepo(tx as unknown as Db);
+    const proxy = await this.transaction(async ({ logins: repo }) => {
       await repo.lockLogins();
       const cap = LOGIN_CAPS[actor.role];
       if ((await repo.pendingLogins(actor.id)) >= cap) throw new AppError(429, LOGIN_TEXTS.userCap(cap));
@@ -112,6 +133,7 @@ export class WhatsappLogins {
 
   /** GET qr-new-client/{deviceId}: the QR (or pairing code) once the worker has one; 120 s at most. */
   async qr(actor: Actor, deviceId: string): Promise<{ qr: string | null; code: string | null }> {
+    assertCan(actor, 'account.create-login');
     await this.assertDeviceAccess(actor, deviceId);
     try {
       const r = await this.ask(
@@ -132,12 +154,13 @@ export class WhatsappLogins {
   /** A device that is saved belongs to its account's owner; a login in progress is checked by its holder. */
   private async assertDeviceAccess(actor: Actor, deviceId: string): Promise<WhatsappDto | null> {
     const acc = await this.repo.byClientId(deviceId);
-    if (acc && acc.userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    if (acc) assertCan(actor, 'account.create-login', { userId: acc.userId });
     return acc;
   }
 
   /** GET client-state/{deviceId}. */
   async clientState(actor: Actor, deviceId: string): Promise<{ state: string }> {
+    assertCan(actor, 'account.create-login');
     const acc = await this.assertDeviceAccess(actor, deviceId);
     try {
       const r = await this.ask(
@@ -156,11 +179,13 @@ export class WhatsappLogins {
   }
 
   /** POST remove-client: stops a login (or a live session) on its worker; the login stops counting. */
-  async removeClient(actor: Actor, body: unknown): Promise<{ deviceId: string; removed: boolean }> {
-    const { deviceId } = parse(removeClientBody, body);
+  async removeClient(actor: Actor, { deviceId }: RemoveClientInput): Promise<{ deviceId: string; removed: boolean }> {
+    assertCan(actor, 'account.create-login');
     await this.assertDeviceAccess(actor, deviceId);
     const login = await this.repo.loginOf(deviceId);
-    if (login && !isPrivileged(actor) && login.userId !== actor.id && login.requestedBy !== actor.id) throw forbidden();
+    // a login in progress: the user it is for, the one who started it, or admin and dev
+    const mayEnd = (userId: number) => can(actor, 'account.create-login', { userId });
+    if (login && !mayEnd(login.userId) && !mayEnd(login.requestedBy)) throw forbidden();
     let removed = true;
     try {
       const r = await this.ask(actor, deviceId, 'remove', {}, { timeoutMs: 2000 });
@@ -179,9 +204,8 @@ export class WhatsappLogins {
    * worker. The login ends here (it no longer counts) and its proxy, the one new-client chose,
    * counts one more use, in the same transaction as the account.
    */
-  async save(actor: Actor, body: unknown): Promise<{ whatsapp: WhatsappDto }> {
-    if (!body || typeof body !== 'object' || !Object.keys(body).length) throw badRequest('No Data');
-    const b = parse(saveWhatsappBody, body);
+  async save(actor: Actor, b: SaveWhatsappInput): Promise<{ whatsapp: WhatsappDto }> {
+    assertCan(actor, 'account.create-login');
     if (await this.repo.byClientId(b.clientid)) throw badRequest('This WhatsApp account is already saved.');
     const login = await this.repo.loginOf(b.clientid);
     if (!login) throw badRequest(LOGIN_GONE);
@@ -209,14 +233,12 @@ export class WhatsappLogins {
     if (b.reconnect !== undefined) {
       old = await this.repo.byId(b.reconnect);
       if (!old) throw notFound('WhatsApp account not found.');
-      if (old.userId !== userId && !isPrivileged(actor)) throw forbidden();
+      assertCan(actor, 'account.create-login', { userId: old.userId });
       // the old device's session is over: its holder lets it go and its stored session is deleted
       await callDevice(this.bus, old.clientid, 'remove', { privileged: true }, { timeoutMs: 1000 }).catch(() => {});
       await this.repo.forgetStoredSession(old.clientid);
     }
-    const acc = await this.db.transaction(async (tx) => {
-      const repo = new WhatsappRepo(tx as unknown as Db);
-      const accounts = new AccountsRepo(tx as unknown as Db);
+    const acc = await this.transaction(async ({ logins: repo, accounts }) => {
       const taken = await repo.takeLogin(b.clientid);
       if (!taken) throw badRequest('This WhatsApp account is already saved.');
       const saved = old

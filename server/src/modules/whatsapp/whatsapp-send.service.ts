@@ -1,23 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '@wa/core/actor';
-import type { Db } from '@wa/core/db/client';
 import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { SEND_MESSAGE_JOB, type SendMessageJob } from '@wa/core/jobs/names';
 import type { JobQueue } from '@wa/core/jobs/queue';
-import { parse } from '@wa/core/validate';
+import { assertCan, can, canForAnyone } from '@wa/core/policy';
 import {
   ALL_RECEIVERS,
   normalizePhone,
-  type Role,
   SEND_CAPS,
   SEND_TEXTS,
   type SendMessageResult,
-  sendMessageBody,
+  type sendMessageBody,
 } from '@wa/shared';
-import { PhoneNumbersRepo } from '../phone-numbers/phone-numbers.repo';
-import { WhatsappRepo } from './whatsapp.repo';
+import type { z } from 'zod';
+import type { PhoneNumbersRepo } from '../phone-numbers/phone-numbers.repo';
+import type { Transaction } from '../transaction';
+import type { WhatsappRepo } from './whatsapp.repo';
 
-const isPrivileged = (role: Role) => role === 'admin' || role === 'dev';
+export type SendMessageInput = z.output<typeof sendMessageBody>;
+
+/** What a one-off send needs of the accounts (WhatsappRepo; in memory in a unit test). */
+export type SendsStore = Pick<WhatsappRepo, 'byPhone' | 'activeTargets' | 'stopSend'>;
+/** What it needs inside its transaction: the account's lock, its backlog and the new send. */
+export type SendsTxStore = Pick<WhatsappRepo, 'lockAccount' | 'unsentReceivers' | 'insertSend'>;
+/** The active target numbers least recently sent, for 'All' (PhoneNumbersRepo). */
+export type TargetReceivers = Pick<PhoneNumbersRepo, 'receivers'>;
+
 /** how many refused numbers a refusal names before it says "and N more" */
 const NAMED = 5;
 
@@ -29,32 +37,29 @@ const NAMED = 5;
  * them: a blast reaches the rest); admin and dev any numbers, up to SEND_CAPS of theirs.
  */
 export class OneOffSends {
-  private readonly repo: WhatsappRepo;
-  private readonly phones: PhoneNumbersRepo;
-
+  /** `transaction` binds a SendsTxStore to one database transaction (the account's lock lives as long). */
   constructor(
-    private readonly db: Db,
+    private readonly repo: SendsStore,
+    private readonly phones: TargetReceivers,
     private readonly queue: JobQueue,
-  ) {
-    this.repo = new WhatsappRepo(db);
-    this.phones = new PhoneNumbersRepo(db);
-  }
+    private readonly transaction: Transaction<SendsTxStore>,
+  ) {}
 
-  async send(actor: Actor, body: unknown): Promise<SendMessageResult> {
-    const b = parse(sendMessageBody, body);
+  /** From one of the actor's own accounts (`account.send`; admin and dev from anyone's). */
+  async send(actor: Actor, b: SendMessageInput): Promise<SendMessageResult> {
+    assertCan(actor, 'account.send');
     const senderNumber = normalizePhone(b.senders) ?? b.senders;
-    const sender = await this.repo.byPhone(senderNumber, isPrivileged(actor.role) ? undefined : actor.id);
+    const sender = await this.repo.byPhone(senderNumber, canForAnyone(actor, 'account.send') ? undefined : actor.id);
     if (!sender) throw notFound(`${b.senders} is not one of your WhatsApp accounts`);
     const name = sender.phonenumber ?? b.senders;
     // §8: a sender that is not connected is refused before anything is queued
     if (sender.state !== 'connected') throw badRequest(`${name} is ${sender.state ?? 'unknown'}`);
     // a blast paces this account already; a second stream beside it would double its rate
     if (sender.status === 'sending') throw conflict('Sedang mengirim');
-    const receivers = await this.receiversFor(actor.role, b.targets);
+    const receivers = await this.receiversFor(actor, b.targets);
     const cap = SEND_CAPS[actor.role];
     const sendId = `send-${randomUUID()}`;
-    await this.db.transaction(async (tx) => {
-      const repo = new WhatsappRepo(tx as unknown as Db);
+    await this.transaction(async (repo) => {
       // one request at a time per account sees its backlog, so the cap holds under a burst
       await repo.lockAccount(sender.id);
       const waiting = await repo.unsentReceivers(sender.id);
@@ -84,21 +89,23 @@ export class OneOffSends {
   }
 
   /**
-   * The receivers a role may send to, in order and without repeats: the numbers as typed, then
-   * for 'All' the active target numbers least recently sent, up to the role's cap.
+   * The receivers the actor may send to, in order and without repeats: the numbers as typed, then
+   * for 'All' the active target numbers least recently sent, up to the role's cap. Only those who
+   * may send to any number (`account.send-any-number`) go past the active target numbers.
    */
-  private async receiversFor(role: Role, targets: string): Promise<string[]> {
+  private async receiversFor(actor: Actor, targets: string): Promise<string[]> {
+    const anyNumber = can(actor, 'account.send-any-number');
     const tokens = targets.split(/[\s,;]+/).filter(Boolean);
     const all = tokens.some((t) => t.toLowerCase() === ALL_RECEIVERS.toLowerCase());
     const typed = tokens.filter((t) => t.toLowerCase() !== ALL_RECEIVERS.toLowerCase());
     const bad = typed.filter((t) => !normalizePhone(t));
     if (bad.length) throw badRequest(`Not a phone number: ${bad.slice(0, NAMED).join(', ')}.`);
     const numbers = [...new Set(typed.map((t) => normalizePhone(t) as string))];
-    const cap = SEND_CAPS[role];
+    const cap = SEND_CAPS[actor.role];
     if (numbers.length > cap) {
-      throw badRequest(role === 'member' ? SEND_TEXTS.memberCap(cap) : SEND_TEXTS.cap(cap));
+      throw badRequest(anyNumber ? SEND_TEXTS.cap(cap) : SEND_TEXTS.memberCap(cap));
     }
-    if (!isPrivileged(role)) {
+    if (!anyNumber) {
       const active = await this.repo.activeTargets(numbers);
       const outside = numbers.filter((n) => !active.has(n));
       if (outside.length) {

@@ -249,8 +249,8 @@ export class WhatsappRepo {
   async latestMessage(whatsappId: number): Promise<Record<string, unknown> | null> {
     const [m] = await rows<Record<string, unknown>>(
       this.db,
-      sql`select id, target, status, error, created_at as "createdAt" from message_logs
-          where whatsapp_id = ${whatsappId} order by id desc limit 1`,
+      sql`select id, target, status, error, text, wa_message_id as "messageId", created_at as "createdAt"
+          from message_logs where whatsapp_id = ${whatsappId} order by id desc limit 1`,
     );
     return m ?? null;
   }

@@ -1,62 +1,86 @@
-import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Actor } from '@wa/core/actor';
-import type { Db } from '@wa/core/db/client';
-import { AppError, badRequest, conflict, forbidden, notFound } from '@wa/core/errors';
-import type { JobQueue } from '@wa/core/jobs/queue';
+import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { pageMeta, pageWindow } from '@wa/core/paging';
+import { type Ability, assertCan, canForAnyone } from '@wa/core/policy';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
-import { parse } from '@wa/core/validate';
 import {
   ALL_USERS,
-  accountIdBody,
+  type accountIdBody,
   BLAST_TEXTS,
-  blastBody,
+  type blastBody,
   type CounterUser,
-  intervalBody,
+  type intervalBody,
   type LiveEvent,
   type LiveEventMap,
+  MAX_SUSPENDED_REACTIVATE,
   PAGE_SIZE,
-  statusBody,
+  SAFETY_TEXTS,
+  type statusBody,
   type WhatsappDto,
   type WhatsappState,
 } from '@wa/shared';
-import { type ListFilter, WhatsappRepo } from './whatsapp.repo';
-import { HOLDER_TIMEOUT_MS, isPrivileged, replyError } from './whatsapp-holder';
-import { WhatsappLogins } from './whatsapp-login.service';
-import { OneOffSends } from './whatsapp-send.service';
+import type { z } from 'zod';
+import type { ListFilter, WhatsappRepo } from './whatsapp.repo';
+import { HOLDER_TIMEOUT_MS, replyError } from './whatsapp-holder';
+
+export type AccountIdInput = z.output<typeof accountIdBody>;
+export type IntervalInput = z.output<typeof intervalBody>;
+export type StatusInput = z.output<typeof statusBody>;
+export type BlastInput = z.output<typeof blastBody>;
+
+/** What the account rules read of the tables (WhatsappRepo; in memory in the unit tests). */
+export type WhatsappStore = Pick<
+  WhatsappRepo,
+  | 'byId'
+  | 'byClientId'
+  | 'list'
+  | 'page'
+  | 'counts'
+  | 'unsentReceivers'
+  | 'hasActiveTemplate'
+  | 'hasTargetLeft'
+  | 'latestMessage'
+>;
+
+/** The state changes of an account (AccountsRepo; in memory in the unit tests). */
+export type AccountSwitches = Pick<
+  AccountsRepo,
+  | 'resetCounts'
+  | 'setInterval'
+  | 'setRunStatus'
+  | 'liftSuspension'
+  | 'liftPause'
+  | 'expireLease'
+  | 'startSending'
+  | 'stopSending'
+>;
 
 /**
  * The rules of saved WhatsApp accounts (§2 WhatsApp accounts, §4, §7 WhatsApp): reading them,
  * their counts and interval, suspension, reconnect and blasting. Their state changes go through
- * AccountsRepo; connecting one is WhatsappLogins' (`logins`), one-off sends OneOffSends' (`sends`).
+ * AccountsRepo; connecting one is WhatsappLogins', one-off sends OneOffSends'.
  */
 export class WhatsappService {
-  readonly repo: WhatsappRepo;
-  private readonly accounts: AccountsRepo;
-  /** new-client, qr-new-client, client-state, remove-client and save */
-  readonly logins: WhatsappLogins;
-  /** send-message/1, the blaster form's one-off sends */
-  readonly sends: OneOffSends;
-
   constructor(
-    db: Db,
-    queue: JobQueue,
+    private readonly repo: WhatsappStore,
+    private readonly accounts: AccountSwitches,
     private readonly bus: EventBus,
-    opts: { qrTimeoutMs?: number } = {},
-  ) {
-    this.repo = new WhatsappRepo(db);
-    this.accounts = new AccountsRepo(db);
-    this.logins = new WhatsappLogins(db, queue, bus, opts);
-    this.sends = new OneOffSends(db, queue);
-  }
+  ) {}
 
   /** The account, when the actor may see it (its owner, or admin and dev). */
   async get(actor: Actor, id: number): Promise<WhatsappDto> {
+    return this.account(actor, 'account.read', id);
+  }
+
+  /** The account when the actor may do `ability` to it: 404 when there is none, 403 when it is not theirs. */
+  private async account(actor: Actor, ability: Ability, id: number): Promise<WhatsappDto> {
+    assertCan(actor, ability);
     const acc = await this.repo.byId(id);
     if (!acc) throw notFound('WhatsApp account not found.');
-    if (acc.userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    assertCan(actor, ability, { userId: acc.userId });
     return acc;
   }
 
@@ -65,17 +89,19 @@ export class WhatsappService {
   }
 
   async listForUser(actor: Actor, userId: number, synced: boolean): Promise<{ list: WhatsappDto[] }> {
-    if (userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    assertCan(actor, 'account.read', { userId });
     return { list: await this.repo.list({ userId, synced }) };
   }
 
-  async listAll(): Promise<{ list: WhatsappDto[] }> {
+  async listAll(actor: Actor): Promise<{ list: WhatsappDto[] }> {
+    assertCan(actor, 'account.list-all');
     return { list: await this.repo.list({}) };
   }
 
   /** GET count/{userId}: a user's own accounts; admin and dev anyone's, or everyone's with `all`. */
   async count(actor: Actor, userId: CounterUser) {
-    if (userId !== actor.id && !isPrivileged(actor)) throw forbidden();
+    // everyone's (`all`) is nobody's own: only those who read anyone's accounts
+    assertCan(actor, 'account.read', { userId: userId === ALL_USERS ? null : userId });
     return this.repo.counts(userId === ALL_USERS ? null : userId);
   }
 
@@ -84,8 +110,9 @@ export class WhatsappService {
     actor: Actor,
     q: { page: number; user_id?: number; synced?: boolean; search?: string; status?: string },
   ) {
+    assertCan(actor, 'account.read');
     const filter: ListFilter = { search: q.search, status: q.status, synced: q.synced };
-    if (!isPrivileged(actor)) filter.userId = actor.id;
+    if (!canForAnyone(actor, 'account.read')) filter.userId = actor.id;
     else if (q.user_id !== undefined) filter.userId = q.user_id;
     const { limit, offset } = pageWindow(q.page, PAGE_SIZE);
     const { total, data } = await this.repo.page(filter, limit, offset);
@@ -93,9 +120,8 @@ export class WhatsappService {
   }
 
   /** POST reset: the account's success and fail counts and income start again (total income stays in the log). */
-  async reset(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
-    const { id } = parse(accountIdBody, body);
-    await this.get(actor, id);
+  async reset(actor: Actor, { id }: AccountIdInput): Promise<{ data: WhatsappDto }> {
+    await this.account(actor, 'account.edit', id);
     const acc = await this.accounts.resetCounts(id);
     if (!acc) throw notFound('WhatsApp account not found.');
     await this.broadcast(acc.userId, 'reset', {
@@ -109,17 +135,16 @@ export class WhatsappService {
   }
 
   /** PUT interval. */
-  async setInterval(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
-    const { id, interval } = parse(intervalBody, body);
-    await this.get(actor, id);
+  async setInterval(actor: Actor, { id, interval }: IntervalInput): Promise<{ data: WhatsappDto }> {
+    await this.account(actor, 'account.edit', id);
     const acc = await this.accounts.setInterval(id, interval);
     if (!acc) throw notFound('WhatsApp account not found.');
     return { data: acc };
   }
 
   /** PUT status (admin and dev): sets the run status by hand. */
-  async setStatus(body: unknown): Promise<{ data: WhatsappDto }> {
-    const { id, status } = parse(statusBody, body);
+  async setStatus(actor: Actor, { id, status }: StatusInput): Promise<{ data: WhatsappDto }> {
+    assertCan(actor, 'account.status');
     const acc = await this.accounts.setRunStatus(id, status);
     if (!acc) throw notFound('WhatsApp account not found.');
     if (status === 'sending') await this.broadcast(acc.userId, 'sending', { deviceId: acc.clientid, status });
@@ -128,12 +153,12 @@ export class WhatsappService {
   }
 
   /** POST activate (admin and dev): lifts a suspension while suspended_count is below 3 (§4, §9). */
-  async activate(body: unknown): Promise<{ data: WhatsappDto }> {
-    const { id } = parse(accountIdBody, body);
+  async activate(actor: Actor, { id }: AccountIdInput): Promise<{ data: WhatsappDto }> {
+    assertCan(actor, 'account.activate');
     const acc = await this.repo.byId(id);
     if (!acc) throw notFound('WhatsApp account not found.');
     if (!acc.suspended && acc.state !== 'suspended') throw badRequest('This account is not suspended.');
-    if (acc.suspended_count >= 3) {
+    if (acc.suspended_count >= MAX_SUSPENDED_REACTIVATE) {
       throw new AppError(403, `This account was suspended ${acc.suspended_count} times and cannot be activated again.`);
     }
     await this.accounts.liftSuspension(id);
@@ -153,10 +178,25 @@ export class WhatsappService {
     return { data: { ...updated, state: updated.state } };
   }
 
+  /** POST lift-pause (admin and dev): an account paused after ban signals may blast again. */
+  async liftPause(actor: Actor, { id }: AccountIdInput): Promise<{ msg: string; data: WhatsappDto }> {
+    assertCan(actor, 'account.lift-pause');
+    const acc = await this.repo.byId(id);
+    if (!acc) throw notFound('WhatsApp account not found.');
+    if (!acc.paused_until) throw badRequest('This account is not paused.');
+    const data = (await this.accounts.liftPause(id)) ?? acc;
+    await this.broadcast(acc.userId, 'paused', {
+      deviceId: acc.clientid,
+      paused_until: null,
+      pause_reason: null,
+      status: 'idle',
+    });
+    return { msg: SAFETY_TEXTS.pauseLifted, data };
+  }
+
   /** POST reconnect in place (a conflict): the holder rebuilds the client from the stored session. */
-  async reconnect(actor: Actor, body: unknown): Promise<{ data: WhatsappDto }> {
-    const { id } = parse(accountIdBody, body);
-    const acc = await this.get(actor, id);
+  async reconnect(actor: Actor, { id }: AccountIdInput): Promise<{ data: WhatsappDto }> {
+    const acc = await this.account(actor, 'account.reconnect', id);
     try {
       await callDevice(this.bus, acc.clientid, 'reconnect', { privileged: true }, { timeoutMs: 2000 });
     } catch (err) {
@@ -173,18 +213,24 @@ export class WhatsappService {
    * connected, idle and not suspended, with an active template and a target left. The row's
    * status becomes 'sending' (the switch the worker's blast loop reads) and its holder starts.
    */
-  async startBlasting(actor: Actor, body: unknown): Promise<{ msg: string; data: WhatsappDto }> {
-    const acc = await this.blastAccount(actor, body);
+  async startBlasting(actor: Actor, input: BlastInput): Promise<{ msg: string; data: WhatsappDto }> {
+    const acc = await this.blastAccount(actor, input);
+    const startAt = input.start_at;
     const name = acc.phonenumber ?? acc.clientid;
     if (acc.suspended || acc.state === 'suspended') throw conflict(`${name} is suspended`);
     if (acc.state !== 'connected') throw conflict(`${name} is ${acc.state ?? 'unknown'}`);
     if (acc.status === 'sending') throw conflict('Sedang mengirim');
+    // account safety: ban signals paused it until then (admin or dev may lift the pause)
+    if (acc.paused_until) throw conflict(`${SAFETY_TEXTS.paused(acc.paused_until)}: ${acc.pause_reason ?? ''}`);
+    // a start for later may be scheduled past today's cap; one for now may not
+    const scheduled = startAt && startAt.getTime() > Date.now() ? startAt : null;
+    if (!scheduled && acc.sent_today >= acc.daily_cap) throw conflict(SAFETY_TEXTS.dailyCap);
     // one-off sends of the blaster form pace this account already; a blast waits until they are through
     if ((await this.repo.unsentReceivers(acc.id)) > 0) throw conflict('Sedang mengirim');
     if (!(await this.repo.hasActiveTemplate())) throw badRequest(BLAST_TEXTS.noTemplate);
     if (!(await this.repo.hasTargetLeft())) throw badRequest(BLAST_TEXTS.noTargets);
     // one start wins: the switch flips only from idle on a connected account
-    const flipped = await this.accounts.startSending(acc.id);
+    const flipped = await this.accounts.startSending(acc.id, scheduled);
     if (!flipped) throw conflict('Sedang mengirim');
     try {
       const r = await callDevice(
@@ -206,8 +252,8 @@ export class WhatsappService {
   }
 
   /** POST stop-blasting: the switch goes back to idle; the worker ends after the message in flight. */
-  async stopBlasting(actor: Actor, body: unknown): Promise<{ msg: string; data: WhatsappDto }> {
-    const acc = await this.blastAccount(actor, body);
+  async stopBlasting(actor: Actor, input: BlastInput): Promise<{ msg: string; data: WhatsappDto }> {
+    const acc = await this.blastAccount(actor, input);
     const stopped = (await this.accounts.stopSending(acc.id)) ?? acc;
     await callDevice(this.bus, acc.clientid, 'blast', { action: 'stop', privileged: true }, { timeoutMs: 2000 }).catch(
       () => {},
@@ -216,12 +262,12 @@ export class WhatsappService {
     return { msg: BLAST_TEXTS.stopped, data: stopped };
   }
 
-  /** The account a start or stop names: members only their own (§6; dev any). */
-  private async blastAccount(actor: Actor, body: unknown): Promise<WhatsappDto> {
-    const { whatsappClientId } = parse(blastBody, body);
+  /** The account a start or stop names: members only their own (§6 `account.blast`; dev any). */
+  private async blastAccount(actor: Actor, { whatsappClientId }: BlastInput): Promise<WhatsappDto> {
+    assertCan(actor, 'account.blast');
     const acc = await this.repo.byClientId(whatsappClientId);
     if (!acc) throw notFound('WhatsApp account not found.');
-    if (acc.userId !== actor.id && actor.role !== 'dev') throw forbidden();
+    assertCan(actor, 'account.blast', { userId: acc.userId });
     return acc;
   }
 

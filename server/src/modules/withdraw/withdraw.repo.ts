@@ -61,7 +61,7 @@ export class WithdrawRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * The balance of DESIGN.md "Money": income (own fees + referral fees) + bonuses − withdrawals
+   * The balance of docs/PRODUCT.md §4 Money: income (own fees + referral fees) + bonuses − withdrawals
    * requested or accepted, in whole rupiah, from the rows themselves (no stored running total).
    */
   async balance(scope: CounterScope): Promise<number> {

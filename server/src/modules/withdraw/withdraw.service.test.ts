@@ -1,6 +1,5 @@
-import type { Actor } from '@wa/core/actor';
 import type { CounterScope, UserRoles } from '@wa/core/counter-scope';
-import { AppError } from '@wa/core/errors';
+import { as, refused } from '@wa/core/testing/refusals';
 import {
   ALL_USERS,
   formatRupiah,
@@ -22,7 +21,7 @@ interface MemoryUser extends LockedUser {
   income: number;
 }
 
-/** Users, their income and their withdrawals in memory, with the balance rule of DESIGN.md "Money". */
+/** Users, their income and their withdrawals in memory, with the balance rule of docs/PRODUCT.md §4 Money. */
 class MemoryMoney implements WithdrawStore, UserRoles {
   readonly users = new Map<number, MemoryUser>();
   readonly rows: WithdrawDto[] = [];
@@ -108,19 +107,6 @@ class MemoryMoney implements WithdrawStore, UserRoles {
     w.status = to;
     return true;
   }
-}
-
-const as = (id: number, role: Role): Actor => ({ id, role });
-
-async function refused(work: Promise<unknown>): Promise<{ status: number; msg: string; code?: number }> {
-  try {
-    await work;
-  } catch (err) {
-    if (err instanceof AppError)
-      return { status: err.status, msg: err.message, ...(err.code ? { code: err.code } : {}) };
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 const MEMBER = 1;

@@ -117,6 +117,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const t = getToken();
     if (!t) return;
     const { status, body } = await authApi.validate(t);
+    // the session moved on meanwhile (this browser changed its own password and got a new token)
+    if (getToken() !== t) return;
     if (status === 401) {
       clearSession();
       setToken(null);

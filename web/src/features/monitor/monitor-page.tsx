@@ -9,6 +9,7 @@ import { monitorApi } from './api';
 import { type ViewType, viewTypeOf } from './json-ranges';
 import { JsonView } from './json-view';
 import { IdForm, Spinner, ViewTypeSwitch } from './monitor-controls';
+import { SimControls } from './sim-controls';
 
 export type MonitorKind = 'local' | 'remote' | 'socket';
 
@@ -116,6 +117,7 @@ export function MonitorPage({ kind }: { kind: MonitorKind }) {
           </div>
         </div>
         {needsId && <p className="mb-4 text-sm text-gray-500 dark:text-gray-400">{screen.hint}</p>}
+        {kind === 'remote' && id && <SimControls deviceId={id} onDone={() => setTick((t) => t + 1)} />}
         {state.error && (
           <div className="mb-4">
             <Alert tone="error">{state.error}</Alert>

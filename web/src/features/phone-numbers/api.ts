@@ -1,11 +1,13 @@
-import type { Paged, PhoneNumberDto, savePhoneNumberBody, updatePhoneNumberBody } from '@wa/shared';
+import type { Paged, PhoneNumberDto, PhoneStatus, savePhoneNumberBody, updatePhoneNumberBody } from '@wa/shared';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 
 export const phoneNumbersApi = {
-  page: (page: number, search: string) =>
+  page: (page: number, search: string, status?: PhoneStatus) =>
     call<Paged<PhoneNumberDto>>(
-      `/admin/phonenumber/list-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+      `/admin/phonenumber/list-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}${
+        status ? `&status=${status}` : ''
+      }`,
       { fallback: 'Error fetching Phone Number list' },
     ),
   get: (id: number) =>

@@ -1,3 +1,4 @@
+import { OPTOUT_LOCKED } from '@wa/shared';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckboxField } from '../../components/checkbox-field';
@@ -21,7 +22,9 @@ export function PhoneNumberEditPage() {
     e.preventDefault();
     if (!row) return;
     void submit.run(async () => {
-      await phoneNumbersApi.update(row.id, { number: row.number, name: row.name, status: row.status });
+      // an opted-out number keeps its status (the server refuses to change it)
+      const status = row.status === 'optout' ? undefined : row.status;
+      await phoneNumbersApi.update(row.id, { number: row.number, name: row.name, status });
       navigate(-1);
     });
   };
@@ -42,12 +45,16 @@ export function PhoneNumberEditPage() {
             value={row.name}
             onChange={(e) => setRow({ ...row, name: e.target.value })}
           />
-          <CheckboxField
-            name="status"
-            label="Status aktif"
-            checked={row.status === 'active'}
-            onChange={(on) => setRow({ ...row, status: on ? 'active' : 'nonactive' })}
-          />
+          {row.status === 'optout' ? (
+            <p className="text-sm text-red-600 dark:text-red-400">{OPTOUT_LOCKED}</p>
+          ) : (
+            <CheckboxField
+              name="status"
+              label="Status aktif"
+              checked={row.status === 'active'}
+              onChange={(on) => setRow({ ...row, status: on ? 'active' : 'nonactive' })}
+            />
+          )}
           <SaveButton saving={submit.saving} />
         </form>
       )}

@@ -1,6 +1,8 @@
+import { PHONE_STATUSES, type PhoneStatus } from '@wa/shared';
 import { AddLink } from '../../components/add-link';
 import type { Column } from '../../components/data-table';
 import { ExportButtons } from '../../components/export-buttons';
+import { FilterSelect } from '../../components/filter-select';
 import { FlashCount } from '../../components/flash-count';
 import { ListTable } from '../../components/list-table';
 import { LiveDot } from '../../components/live-dot';
@@ -13,8 +15,15 @@ import { phoneNumbersApi } from './api';
 import { type PhoneRow, receiverChange, toPhoneRow } from './live-receiver';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('id-ID') : '-');
-// the list has no search box: ?s= is not read
-const fetchPage = (page: number) => phoneNumbersApi.page(page, '');
+// the list has no search box: ?s= holds the status filter (opted-out numbers among them)
+const statusOf = (s: string): PhoneStatus | undefined =>
+  (PHONE_STATUSES as readonly string[]).includes(s) ? (s as PhoneStatus) : undefined;
+const fetchPage = (page: number, s: string) => phoneNumbersApi.page(page, '', statusOf(s));
+const STATUS_OPTIONS = [
+  { value: 'active', label: 'Active' },
+  { value: 'nonactive', label: 'Nonactive' },
+  { value: 'optout', label: 'Opt-out' },
+];
 const rowId = (r: PhoneRow) => r.id;
 
 /**
@@ -60,6 +69,13 @@ export function PhoneNumbersPage() {
           url={(format) => `/api/admin/phonenumber/export?format=${format}`}
         />
         <RefreshButton syncing={list.syncing} onClick={list.refresh} label="Sync" />
+        <FilterSelect
+          id="pn-status-filter"
+          value={statusOf(list.s) ?? ''}
+          options={STATUS_OPTIONS}
+          onChange={(v) => list.setParam('s', v)}
+          className="w-full sm:w-44"
+        />
         <span className="ml-auto flex items-center gap-3 text-sm text-gray-500 dark:text-gray-400">
           <LiveDot connected={list.connected} />
           {list.total} nomor

@@ -47,17 +47,18 @@ export function SettingsPage() {
       setDone(res.msg);
     });
   };
-  const num = (k: keyof SettingDto, label: string, hint?: string) => (
+  const field = (k: keyof SettingDto, label: string, hint?: string, inputMode?: 'numeric') => (
     <FormField
       label={label}
       name={k}
-      inputMode="numeric"
+      inputMode={inputMode}
       value={form[k]}
       onChange={(e) => edit(k, e.target.value)}
       error={errors[k]}
       hint={hint}
     />
   );
+  const num = (k: keyof SettingDto, label: string, hint?: string) => field(k, label, hint, 'numeric');
 
   return (
     <>
@@ -105,6 +106,32 @@ export function SettingsPage() {
             />
             {errors.info && <p className="mt-1.5 text-xs text-red-500">{errors.info}</p>}
           </div>
+          <fieldset className="space-y-4 border-t border-gray-200 pt-4 dark:border-gray-800">
+            <legend className="pt-4 text-base font-semibold text-gray-800 dark:text-white/90">Keamanan Akun</legend>
+            <p className="text-sm text-gray-500 dark:text-gray-400">
+              Menjaga akun WhatsApp member dari blokir: jam kirim, batas harian, jeda setelah tanda blokir dan opt-out.
+            </p>
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+              {field('send_window_start', 'Jam Kirim Mulai', 'HH:MM, zona waktu aplikasi')}
+              {field('send_window_end', 'Jam Kirim Selesai', 'HH:MM; 24:00 = sampai tengah malam')}
+              {num('daily_cap_start', 'Batas Harian Awal', 'Pesan per hari untuk akun baru')}
+              {num('daily_cap_growth', 'Kenaikan per Hari', 'Tambahan batas tiap hari akun terhubung')}
+              {num('daily_cap_max', 'Batas Harian Maksimal')}
+              {num('fail_streak_pause', 'Gagal Berturut-turut', 'Sekian gagal kirim berturut-turut menjeda akun')}
+              {num('pause_hours', 'Lama Jeda (jam)')}
+              {num('check_budget_daily', 'Batas Cek Nomor Harian', 'Cek nomor generator/validator per akun per hari')}
+              {num(
+                'check_cache_days',
+                'Simpan Hasil Cek (hari)',
+                'Nomor yang sudah dicek tidak dicek ulang; 0 = selalu cek',
+              )}
+            </div>
+            {field(
+              'optout_keywords',
+              'Kata Opt-out',
+              'Balasan yang persis salah satu kata ini (pisahkan koma) tidak dikirimi lagi',
+            )}
+          </fieldset>
           <SaveButton saving={submit.saving} />
         </form>
       </Card>

@@ -10,6 +10,7 @@ import { SaveButton } from '../../components/save-button';
 import { useSubmit } from '../../lib/use-submit';
 import { templatesApi } from './api';
 import { CaptionEditor } from './caption-editor';
+import { SpintaxPreview } from './spintax-preview';
 import { MediaPreview } from './templates-page';
 
 /** /message/create and /message/edit?id= (§2): the manual form, and on create a JSON upload. */
@@ -99,6 +100,7 @@ export function TemplateFormPage() {
               >
                 {captionToWhatsapp(text) || '-'}
               </pre>
+              <SpintaxPreview textWa={captionToWhatsapp(text)} />
             </div>
             <div>
               <label htmlFor="media" className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">

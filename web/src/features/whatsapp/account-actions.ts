@@ -22,7 +22,7 @@ export interface AccountActionsUi {
 export function accountActions(ui: AccountActionsUi) {
   const { patch, setError } = ui;
 
-  const runBlast = async (row: AccountRow, action: 'start' | 'stop') => {
+  const runBlast = async (row: AccountRow, action: 'start' | 'stop', startAt?: string) => {
     setError(null);
     patch(row.id, { requesting: action, blastFailed: false });
     try {
@@ -30,6 +30,7 @@ export function accountActions(ui: AccountActionsUi) {
         whatsappClientId: row.clientid,
         socketClientId: ui.socketClientId,
         loop: true,
+        ...(startAt ? { start_at: startAt } : {}),
       });
       // the row keeps 'Starting...'/'Stopping...' until the worker's event arrives (§4)
     } catch (err) {
@@ -125,7 +126,20 @@ export function accountActions(ui: AccountActionsUi) {
     }
   };
 
-  return { blast, reconnect, reset, activate };
+  const liftPause = async (row: AccountRow) => {
+    setError(null);
+    try {
+      const { data } = await whatsappApi.liftPause(row.id);
+      patch(row.id, { paused_until: data.paused_until, pause_reason: data.pause_reason });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  /** Start Blast at a later time (account safety: a member may schedule the start). */
+  const schedule = (row: AccountRow, startAt: Date) => runBlast(row, 'start', startAt.toISOString());
+
+  return { blast, reconnect, reset, activate, liftPause, schedule };
 }
 
 export type AccountActions = ReturnType<typeof accountActions>;

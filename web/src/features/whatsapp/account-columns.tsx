@@ -8,6 +8,7 @@ import { FlashCount } from '../../components/flash-count';
 import { RunButton } from '../../components/run-button';
 import type { AccountActions } from './account-actions';
 import { type AccountRow, canReconnect, rowStatusText } from './live-rows';
+import { SafetyInfo, ScheduleBlast } from './safety-cell';
 
 function stateTone(row: AccountRow): 'success' | 'warning' | 'error' | 'neutral' | 'brand' {
   if (row.state !== 'reconnecting...' && (row.attempting || row.progressing || row.waiting)) return 'brand';
@@ -43,6 +44,7 @@ function StatusCell({ row, privileged, actions }: { row: AccountRow; privileged:
           {row.activating ? 'Activating...' : 'Activated'}
         </Button>
       )}
+      <SafetyInfo row={row} privileged={privileged} actions={actions} />
     </div>
   );
 }
@@ -68,6 +70,7 @@ function ActionCell({ row, role, actions }: { row: AccountRow; role: Role | null
         className={row.blastFailed ? 'ring-2 ring-red-400' : ''}
         onClick={(action) => actions.blast(row, action)}
       />
+      {!sending && !row.requesting && <ScheduleBlast row={row} actions={actions} />}
       {canReconnect(row) && (
         <Button size="sm" variant="outline" onClick={() => actions.reconnect(row)}>
           Reconnect

@@ -100,7 +100,17 @@ export const whatsappApi = {
       fallback: 'Error reconnecting',
     }),
   /** POST start-blasting / stop-blasting (§7); failures carry the server's error */
-  blast: (action: 'start' | 'stop', body: { whatsappClientId: string; socketClientId: string; loop: true }) =>
+  /** admin and dev: an account paused after ban signals may blast again */
+  liftPause: (id: number) =>
+    call<{ msg: string; data: WhatsappDto }>('/admin/whatsapp/lift-pause', {
+      method: 'POST',
+      body: { id },
+      fallback: 'Error lifting the pause',
+    }),
+  blast: (
+    action: 'start' | 'stop',
+    body: { whatsappClientId: string; socketClientId: string; loop: true; start_at?: string },
+  ) =>
     call<unknown>(`/admin/whatsapp/${action}-blasting`, {
       method: 'POST',
       body,

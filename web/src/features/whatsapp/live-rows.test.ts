@@ -23,6 +23,11 @@ const base: WhatsappDto = {
   income: 0,
   suspended: false,
   suspended_count: 0,
+  paused_until: null,
+  pause_reason: null,
+  daily_cap: 30,
+  sent_today: 0,
+  scheduled_at: null,
   createdAt: '2024-01-01T00:00:00.000Z',
 };
 

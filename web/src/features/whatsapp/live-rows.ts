@@ -13,6 +13,8 @@ export interface AccountRow extends WhatsappDto {
   progressing: boolean;
   waiting: boolean;
   waitTime: number;
+  /** a blast outside its send window or before its scheduled start waits until then (ISO) */
+  waitUntil: string | null;
   successUpdated: boolean;
   failUpdated: boolean;
 }
@@ -29,18 +31,31 @@ export function toRow(dto: WhatsappDto): AccountRow {
     progressing: false,
     waiting: false,
     waitTime: 0,
+    waitUntil: null,
     successUpdated: false,
     failUpdated: false,
   };
 }
 
-const TRANSIENT_OFF = { attempting: false, attemptingCode: null, progressing: false, waiting: false, waitTime: 0 };
+const TRANSIENT_OFF = {
+  attempting: false,
+  attemptingCode: null,
+  progressing: false,
+  waiting: false,
+  waitTime: 0,
+  waitUntil: null,
+};
 
 const num = (v: unknown): number | undefined => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** The day's count a blast message event carries (account safety's daily cap). */
+const sentToday = (p: Record<string, unknown>): Partial<AccountRow> => {
+  const n = num(p.sent_today);
+  return n === undefined ? {} : { sent_today: n };
+};
 
 /**
  * What a live event (§4 Live events) changes on the row of the account it names
@@ -60,12 +75,13 @@ export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null
         successUpdated: true,
         progressing: false,
         ...(income === undefined ? {} : { income }),
+        ...sentToday(p),
       };
     }
     case 'count_fail': {
       const value = num(p.value) ?? num(p.count_fail);
       if (value === undefined) return null;
-      return { count_fail: value, failUpdated: true, progressing: false };
+      return { count_fail: value, failUpdated: true, progressing: false, ...sentToday(p) };
     }
     case 'count_synced': {
       const patch: Partial<AccountRow> = {};
@@ -142,7 +158,20 @@ export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null
     case 'progressing':
       return { ...TRANSIENT_OFF, progressing: true };
     case 'waiting':
-      return { ...TRANSIENT_OFF, waiting: true, waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)) };
+      return {
+        ...TRANSIENT_OFF,
+        waiting: true,
+        waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)),
+        waitUntil: str(p.until) ?? null,
+      };
+    case 'paused':
+      return {
+        paused_until: str(p.paused_until) ?? null,
+        pause_reason: str(p.pause_reason) ?? null,
+        status: 'idle',
+        requesting: null,
+        ...TRANSIENT_OFF,
+      };
     default:
       return null;
   }
@@ -153,10 +182,21 @@ export function rowStatusText(row: AccountRow): string {
   if (row.state !== 'reconnecting...') {
     if (row.attempting) return `Fail, attempting (${row.attemptingCode ?? ''})...`;
     if (row.progressing) return 'Sending...';
+    if (row.waiting && row.waitUntil) return `Menunggu sampai ${localTime(row.waitUntil)}...`;
     if (row.waiting) return `Waiting (${row.waitTime}s)...`;
   }
   if (row.state === 'suspended') return `Suspended (${row.suspended_count}x)`;
   return humanizeState(row.state) || '-';
+}
+
+/** A time to show on a row: the day and the hour in the browser's zone. */
+export function localTime(iso: string): string {
+  return new Date(iso).toLocaleString('id-ID', { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/** Whether the account is paused after ban signals right now. */
+export function isPaused(row: Pick<AccountRow, 'paused_until'>, now = Date.now()): boolean {
+  return row.paused_until !== null && Date.parse(row.paused_until) > now;
 }
 
 /** States in which a blast cannot start or stop: the connection must be made again (§4). */
