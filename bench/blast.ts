@@ -65,8 +65,12 @@ async function main() {
   await db.execute(sql`analyze phone_numbers`);
 
   const settled = async () =>
-    (await rows<{ n: number }>(db, sql`select count(*)::int as n from message_logs where status = 'success'`))[0]?.n ??
-    0;
+    (
+      await rows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from message_logs where status in ('sent', 'delivered', 'read')`,
+      )
+    )[0]?.n ?? 0;
   for (const clientid of accounts) {
     const res = await request(h.app)
       .post('/api/admin/whatsapp/start-blasting')
@@ -94,7 +98,7 @@ async function main() {
     sql`select (select count(*)::int from (select phone_number_id from message_logs group by 1 having count(*) > 1) d) as twice,
                (select count(*)::int from message_logs where status = 'pending') as pending,
                (select coalesce(sum(income), 0)::bigint from whatsapp_accounts) as paid,
-               (select count(*)::int from message_logs where status = 'success') as logs,
+               (select count(*)::int from message_logs where status in ('sent', 'delivered', 'read')) as logs,
                (select count(*)::int from message_logs l join phone_numbers p on p.id = l.phone_number_id
                  where p.status = 'optout') as optout`,
   );

@@ -40,6 +40,8 @@ export const POLICY = {
   // money (§2 Dashboard, Bonus, Withdraw)
   /** the dashboard counters; staff's dashboard is the withdrawal list, so staff reads none */
   'counters.read': { any: ADMIN_DEV, own: ['member'] },
+  /** the report and the message log (issue 11): staff read everybody's, a member their own */
+  'report.read': { any: ['admin', 'dev', 'staff'], own: ['member'] },
   'bonus.read': { any: ADMIN_DEV, own: ['member'] },
   'bonus.give': { any: ADMIN_DEV },
   'withdraw.request': { any: [], own: ['member', 'dev'], notYours: 'You can only request a withdrawal for yourself.' },

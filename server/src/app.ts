@@ -34,6 +34,9 @@ import { PHONE_IMPORT, PhoneNumbersService } from './modules/phone-numbers/phone
 import { ProxiesRepo } from './modules/proxies/proxies.repo';
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
 import { PROXY_IMPORT, ProxiesService } from './modules/proxies/proxies.service';
+import { ReportRepo } from './modules/report/report.repo';
+import { reportRoutes } from './modules/report/report.routes';
+import { ReportService } from './modules/report/report.service';
 import { SettingsRepo } from './modules/settings/settings.repo';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { SettingsService } from './modules/settings/settings.service';
@@ -147,6 +150,7 @@ export function createApp(deps: AppDeps): Express {
   const timezone = deps.timezone ?? DEFAULT_TIMEZONE;
   const messageLogs = new MessageLogService(new MessageLogRepo(deps.db), usersRepo, timezone);
   api.use('/admin/messagelog', requireAuth, messageLogRoutes(messageLogs));
+  api.use('/admin/report', requireAuth, reportRoutes(new ReportService(new ReportRepo(deps.db, timezone))));
   const withdrawals = new WithdrawService(
     new WithdrawRepo(deps.db),
     usersRepo,

@@ -85,7 +85,15 @@ export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
 export const BUTTON_TYPES = ['reply_button', 'call_button', 'url_button', 'stop_button'] as const;
 export type ButtonType = (typeof BUTTON_TYPES)[number];
 
-export const MESSAGE_LOG_STATUSES = ['success', 'fail'] as const;
+/**
+ * A blast message's log status: pending (claimed, sending), sent (WhatsApp accepted it),
+ * delivered, read, failed (refused, or reported failed), unknown (the worker died while sending).
+ */
+export const MESSAGE_LOG_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed', 'unknown'] as const;
 export type MessageLogStatus = (typeof MESSAGE_LOG_STATUSES)[number];
+
+/** When a member earns a message's fee (settings' payout_on). */
+export const PAYOUT_ON = ['accepted', 'delivered'] as const;
+export type PayoutOn = (typeof PAYOUT_ON)[number];
 
 export const TELEGRAM_URL = 'https://t.me/wablaster';

@@ -9,6 +9,7 @@ export * from './contract/monitor';
 export * from './contract/passwords';
 export * from './contract/phone-numbers';
 export * from './contract/proxies';
+export * from './contract/report';
 export * from './contract/settings';
 export * from './contract/sim';
 export * from './contract/templates';

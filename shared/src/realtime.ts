@@ -97,7 +97,14 @@ export type SendsIdle = DeviceRef & {
 export interface LiveEventMap {
   count_success: AccountCount | ToolCount;
   count_fail: AccountCount | ToolCount;
-  count_synced: never;
+  /** receipts changed an account's figures: its counts and income, its delivered and read messages */
+  count_synced: DeviceRef & {
+    count_success: number;
+    count_fail: number;
+    income: number;
+    delivered: number;
+    read: number;
+  };
   sending: DeviceRef & { status: 'sending' };
   generating: ToolRef & { status: 'generating' };
   validating: ToolRef & { status: 'validating' };
@@ -132,7 +139,8 @@ export interface LiveEventMap {
     until?: string;
   };
   reset: DeviceRef & { state: WhatsappState | null; count_success: number; count_fail: number; income: number };
-  update_target: never;
+  /** a target number's row changed outside a send (a failure receipt, an opt-out): client-admin only */
+  update_target: { receiver: Partial<LiveReceiver> & { id: number; status?: string } };
   qr: DeviceRef & { qr: string };
   code: DeviceRef & { code: string };
   /** the phone scanned: the create page saves the account with this (§4 Account creation flow) */

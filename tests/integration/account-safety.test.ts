@@ -37,7 +37,7 @@ const account = (id: number) =>
   ).then((r) => r[0]);
 const sentLogs = (id: number) =>
   q<{ wa_message_id: string; text: string; target: string }>(
-    sql`select wa_message_id, text, target from message_logs where whatsapp_id = ${id} and status = 'success' order by id`,
+    sql`select wa_message_id, text, target from message_logs where whatsapp_id = ${id} and status in ('sent', 'delivered', 'read') order by id`,
   );
 
 /** `n` fresh targets (older ones count as sent), so a blast reaches only these. */
@@ -260,7 +260,7 @@ describe('ban signals pause the account', () => {
     const row = await account(acc.id);
     expect(row).toMatchObject({ status: 'idle', pause_reason: SAFETY_TEXTS.failStreak(3) });
     const failed = await q<{ n: number }>(
-      sql`select count(*)::int as n from message_logs where whatsapp_id = ${acc.id} and status = 'fail'`,
+      sql`select count(*)::int as n from message_logs where whatsapp_id = ${acc.id} and status = 'failed'`,
     );
     expect(failed[0].n).toBe(3);
 

@@ -110,7 +110,7 @@ describe('a blast', () => {
     const logs = await q<{ user_id: number; n: number; fee: number; referral: number; referrer_id: number | null }>(
       sql`select user_id, count(*)::int as n, sum(fee)::int as fee, sum(referral_fee)::int as referral,
                  max(referrer_id) as referrer_id
-          from message_logs where status = 'success' and target like '6289910%' group by user_id`,
+          from message_logs where status in ('sent', 'delivered', 'read') and target like '6289910%' group by user_id`,
     );
     const byUser = Object.fromEntries(logs.map((l) => [l.user_id, l]));
     const mineCount = deliveries.filter((d) => d.clientId === mine.clientid).length;
@@ -139,7 +139,7 @@ describe('a blast', () => {
 
   it("moves a member up a level once their delivered messages reach its requirement, and the level's fee applies", async () => {
     const [{ n: sent } = { n: 0 }] = await q<{ n: number }>(
-      sql`select count(*)::int as n from message_logs where user_id = ${other.id} and status = 'success'`,
+      sql`select count(*)::int as n from message_logs where user_id = ${other.id} and status in ('sent', 'delivered', 'read')`,
     );
     await h.database.db.execute(sql`insert into levels (name, blast_fee, requirement_blast)
       values ('Gold', 500, ${sent + 2}), ('Platinum', 900, ${sent + 1000})`);

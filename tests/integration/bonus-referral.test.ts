@@ -164,10 +164,11 @@ describe('referral: GET /admin/users/referral-per-page', () => {
     const budi = await createUser(h.database.db, { role: 'member', firstname: 'Budi', referrerId: referrer.id });
     await log(ani, { fee: 100, referrer, referralFee: 10 });
     await log(ani, { fee: 100, referrer, referralFee: 10 });
-    // unsettled and failed sends pay nobody; a share paid to someone else is not this member's
-    await log(ani, { status: 'fail', referrer, referralFee: 5 });
+    // sends WhatsApp refused pay nobody, nor unsettled ones; a share paid to someone else is not this member's
+    await log(ani, { status: 'failed', referrer });
     await log(ani, { status: 'pending', fee: 100, referrer, referralFee: 10 });
-    await log(ani, { fee: 100, referrer: other, referralFee: 7 });
+    const cici = await createUser(h.database.db, { role: 'member', firstname: 'Cici', referrerId: other.id });
+    await log(cici, { fee: 100, referrer: other, referralFee: 7 });
     const res = await get('/admin/users/referral-per-page?page=1', referrer);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 2, meta: { totalPages: 1 } });

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { rebuildDaily } from '@wa/core/ledger/daily';
 import { sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -28,11 +29,13 @@ let other: TestUser;
 type When = 'today' | 'yesterday';
 interface LogRow {
   user: TestUser;
-  status: 'success' | 'fail' | 'pending' | 'unknown';
+  status: 'sent' | 'failed' | 'pending' | 'unknown';
   when: When;
   fee?: number;
   referrer?: TestUser;
   referralFee?: number;
+  feeDue?: number;
+  referralFeeDue?: number;
 }
 
 /** One second after or before local midnight in `zone`: the edges of "today". */
@@ -46,11 +49,14 @@ async function insertLogs(list: LogRow[], zone = 'Asia/Jakarta') {
   for (const l of list) {
     seq += 1;
     await h.database.db.execute(
-      sql`insert into message_logs (user_id, target, status, fee, referrer_id, referral_fee, created_at)
+      sql`insert into message_logs (user_id, target, status, fee, referrer_id, referral_fee, fee_due, referral_fee_due, created_at)
           values (${l.user.id}, ${`62812000${String(seq).padStart(5, '0')}`}, ${l.status}, ${l.fee ?? 0},
-                  ${l.referrer?.id ?? null}, ${l.referralFee ?? 0}, ${at(l.when, zone)})`,
+                  ${l.referrer?.id ?? null}, ${l.referralFee ?? 0}, ${l.feeDue ?? 0}, ${l.referralFeeDue ?? 0},
+                  ${at(l.when, zone)})`,
     );
   }
+  // logs written around the engine: the ledger's day rows are recounted from them
+  await rebuildDaily(h.database.db, zone);
 }
 
 beforeAll(async () => {
@@ -65,20 +71,22 @@ beforeAll(async () => {
 
   await insertLogs([
     // member, today: two paid sends with the referrer's share, one fail, and two unsettled rows
-    { user: member, status: 'success', when: 'today', fee: 100, referrer, referralFee: 10 },
-    { user: member, status: 'success', when: 'today', fee: 100, referrer, referralFee: 10 },
-    { user: member, status: 'fail', when: 'today' },
-    { user: member, status: 'pending', when: 'today', fee: 100, referrer, referralFee: 10 },
-    { user: member, status: 'unknown', when: 'today', fee: 100, referrer, referralFee: 10 },
-    // member, yesterday: one paid send, two fails (one carrying a stray fee that must not count)
-    { user: member, status: 'success', when: 'yesterday', fee: 150, referrer, referralFee: 15 },
-    { user: member, status: 'fail', when: 'yesterday' },
-    { user: member, status: 'fail', when: 'yesterday', fee: 50, referrer, referralFee: 5 },
+    // (a claim in flight, one the worker died on) that are neither counted nor paid
+    { user: member, status: 'sent', when: 'today', fee: 100, referrer, referralFee: 10 },
+    { user: member, status: 'sent', when: 'today', fee: 100, referrer, referralFee: 10 },
+    { user: member, status: 'failed', when: 'today' },
+    { user: member, status: 'pending', when: 'today' },
+    { user: member, status: 'unknown', when: 'today' },
+    // member, yesterday: one paid send, one fail, and a send whose fee is held for its delivery
+    // receipt (payout on delivery), which is no income until it comes
+    { user: member, status: 'sent', when: 'yesterday', fee: 150, referrer, referralFee: 15 },
+    { user: member, status: 'failed', when: 'yesterday' },
+    { user: member, status: 'sent', when: 'yesterday', feeDue: 50, referrer, referralFeeDue: 5 },
     // the referrer's own sends
-    { user: referrer, status: 'success', when: 'today', fee: 80 },
-    { user: referrer, status: 'fail', when: 'yesterday' },
+    { user: referrer, status: 'sent', when: 'today', fee: 80 },
+    { user: referrer, status: 'failed', when: 'yesterday' },
     // somebody else
-    { user: other, status: 'success', when: 'yesterday', fee: 40 },
+    { user: other, status: 'sent', when: 'yesterday', fee: 40 },
   ]);
   await db.execute(sql`insert into bonuses (user_id, admin_id, nominal, reason) values
     (${member.id}, ${admin.id}, 1000, 'Top blaster'), (${member.id}, ${admin.id}, 500, 'Referral push'),
@@ -122,9 +130,9 @@ const ROUTES = [
 describe('a member dashboard', () => {
   it('counts only settled sends, today from local midnight, and sums income, balance and bonus', async () => {
     expect(await figures(member.id, member)).toEqual({
-      count: { successCount: 3, failCount: 3 },
+      count: { successCount: 4, failCount: 2 },
       todayCount: { success: 2, fail: 1 },
-      totalCount: { success: 3, fail: 3 },
+      totalCount: { success: 4, fail: 2 },
       // the member's own fees of today; pending and unknown rows do not pay
       todayIncome: { income: 200 },
       // income 350 + bonuses 1500 − withdrawals requested or accepted 500 (the rejected one is given back)
@@ -171,9 +179,9 @@ describe('a member dashboard', () => {
 describe('the admin and dev dashboards', () => {
   it('read the global figures with all or 0', async () => {
     const all = {
-      count: { successCount: 5, failCount: 4 },
+      count: { successCount: 6, failCount: 3 },
       todayCount: { success: 3, fail: 1 },
-      totalCount: { success: 5, fail: 4 },
+      totalCount: { success: 6, fail: 3 },
       // fees 100 + 100 + 80 and referral fees 10 + 10 of today
       todayIncome: { income: 300 },
       // income 505 + bonuses 3 000 001 750 − withdrawals 500
@@ -273,9 +281,9 @@ describe('the day follows APP_TIMEZONE', () => {
     const islander = await createUser(h.database.db, { role: 'member', firstname: 'Teuea' });
     await insertLogs(
       [
-        { user: islander, status: 'success', when: 'today', fee: 7 },
-        { user: islander, status: 'fail', when: 'today' },
-        { user: islander, status: 'success', when: 'yesterday', fee: 9 },
+        { user: islander, status: 'sent', when: 'today', fee: 7 },
+        { user: islander, status: 'failed', when: 'today' },
+        { user: islander, status: 'sent', when: 'yesterday', fee: 9 },
       ],
       zone,
     );

@@ -1,3 +1,5 @@
+import { DEFAULT_TIMEZONE } from '@wa/core/config';
+import { rebuildDaily } from '@wa/core/ledger/daily';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { type ApiHarness, apiCalls } from './api';
@@ -6,7 +8,7 @@ import { createUser, type TestUser } from './factories';
 /** Bank details complete enough for a withdrawal. */
 export const BANK = { account_name: 'Siti Aminah', account_bank: 'BCA', account_number: '1234567890' };
 
-/** A settled message log: `status` (success by default), its `fee`, and `referralFee` paid to `referrer`. */
+/** A settled message log: `status` (sent by default), its `fee`, and `referralFee` paid to `referrer`. */
 export interface LogInput {
   status?: string;
   fee?: number;
@@ -31,9 +33,11 @@ export function moneyHelpers(h: ApiHarness) {
     seq += 1;
     await h.database.db.execute(
       sql`insert into message_logs (user_id, target, status, fee, referrer_id, referral_fee)
-          values (${user.id}, ${`62813${String(seq).padStart(8, '0')}`}, ${o.status ?? 'success'}, ${o.fee ?? 0},
+          values (${user.id}, ${`62813${String(seq).padStart(8, '0')}`}, ${o.status ?? 'sent'}, ${o.fee ?? 0},
                   ${o.referrer?.id ?? null}, ${o.referralFee ?? 0})`,
     );
+    // written around the engine: the ledger's day rows are recounted from the logs
+    await rebuildDaily(h.database.db, DEFAULT_TIMEZONE);
   }
   async function setBank(u: TestUser, bank: Partial<typeof BANK>) {
     const res = await put(`/admin/users/${u.id}`, u, bank);

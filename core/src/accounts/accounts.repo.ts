@@ -111,18 +111,37 @@ export class AccountsRepo {
    * day's count for the daily cap (a new day in `timeZone` starts it again). Null when the account is gone.
    */
   async countSend(id: number, o: { success: boolean; fee: number; timeZone: string }): Promise<SendCounts | null> {
-    const [r] = await rows<SendCounts>(
-      this.db,
-      sql`update whatsapp_accounts
-          set count_success = count_success + ${o.success ? 1 : 0}, count_fail = count_fail + ${o.success ? 0 : 1},
-              income = income + ${o.success ? o.fee : 0},
-              fail_streak = ${o.success ? sql`0` : sql`fail_streak + 1`},
+    const [r] = await rows<SendCounts>(this.db, AccountsRepo.countSendSql(id, o));
+    return r ? { ...r, income: Number(r.income) } : null;
+  }
+
+  /**
+   * `countSend` as one statement, for the blast's outcome statement to run as a step (its other
+   * steps write the log and the target in the same round trip). `when`: a condition on those steps.
+   */
+  static countSendSql(id: number, o: { success: boolean; fee: number; timeZone: string }, when: SQL = sql`true`): SQL {
+    const s = o.success ? 1 : 0;
+    return sql`update whatsapp_accounts
+          set count_success = count_success + ${s}::int, count_fail = count_fail + (1 - ${s}::int),
+              income = income + ${o.fee}::int,
+              fail_streak = case when ${s}::int = 1 then 0 else fail_streak + 1 end,
               sent_today = case when sent_day_end > now() then sent_today + 1 else 1 end,
               sent_day_end = ${localDayEnd(o.timeZone)}, updated_at = now()
-          where id = ${id}
-          returning count_success, count_fail, income, fail_streak, sent_today`,
-    );
-    return r ? { ...r, income: Number(r.income) } : null;
+          where id = ${id}::int and ${when}
+          returning count_success, count_fail, income, fail_streak, sent_today`;
+  }
+
+  /**
+   * A receipt changed a blast message's outcome on its account: a failure reported after WhatsApp
+   * accepted the message moves it from the success count to the fail count, and a fee paid on
+   * delivery adds to the income. The account's figures after it, as `count_synced` tells them.
+   */
+  static countReceiptSql(id: number, failed: SQL, paid: SQL): SQL {
+    return sql`update whatsapp_accounts
+          set count_success = greatest(0, count_success - ${failed}), count_fail = count_fail + ${failed},
+              income = income + ${paid}, updated_at = now()
+          where id = ${id}::int and (${failed} > 0 or ${paid} > 0)
+          returning count_success, count_fail, income`;
   }
 
   /**

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import type { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -57,6 +58,27 @@ export async function openDatabase(opts: { databaseUrl: string | null; pgliteDir
 export async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * Rows of a raw SQL query, as a prepared statement on PostgreSQL: for the statements every blast
+ * message runs, where planning each call afresh cost more than running it (bench/README.md). The
+ * statement is named by its text, so each pooled connection plans it once. Timestamps come back as
+ * `Date`. On PGlite (one embedded connection) it is `rows`.
+ */
+export async function preparedRows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return rows<T>(db, query);
+  const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query);
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `wa_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  const result = await client.query({ name, text, values: params });
+  return result.rows as T[];
 }
 
 /** A connection that runs plain SQL inside one transaction, on either driver. */

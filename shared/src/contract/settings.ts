@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYOUT_ON, type PayoutOn } from '../constants';
 import { requiredNumber, requiredText, wholeNumber } from './common';
 
 /** The one settings row (§3 Setting). */
@@ -27,9 +28,13 @@ export interface SettingDto {
   check_budget_daily: number;
   /** a number checked within this many days is not checked again (0: always check) */
   check_cache_days: number;
+  /** when a member earns a message's fee: 'accepted' by WhatsApp (the default) or 'delivered' */
+  payout_on: PayoutOn;
+  /** with payout_on 'delivered': a message still undelivered after this many hours is settled unpaid */
+  undelivered_window_hours: number;
 }
 
-/** The account-safety fields: optional in an update body, an absent one keeps its value. */
+/** The account-safety and payout fields: optional in an update body, an absent one keeps its value. */
 export const SAFETY_SETTING_FIELDS = [
   'optout_keywords',
   'fail_streak_pause',
@@ -41,6 +46,8 @@ export const SAFETY_SETTING_FIELDS = [
   'send_window_end',
   'check_budget_daily',
   'check_cache_days',
+  'payout_on',
+  'undelivered_window_hours',
 ] as const;
 
 /** 'HH:MM' from 00:00 to 24:00. */
@@ -90,6 +97,8 @@ export const settingsBody = z
     send_window_end: clock('Send window end').optional(),
     check_budget_daily: wholeNumber('Check budget', 1, 1_000_000).optional(),
     check_cache_days: wholeNumber('Check cache days', 0, 3650).optional(),
+    payout_on: z.enum(PAYOUT_ON, { error: "Payout on must be 'accepted' or 'delivered'." }).optional(),
+    undelivered_window_hours: wholeNumber('Undelivered window hours', 1, 720).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.interval_min > v.interval_max) {

@@ -7,7 +7,20 @@ import { DEVICE_ID_PATTERN } from './whatsapp';
  * POST /api/dev/sim/{deviceId} (dev only, when WA_DRIVER=sim): makes something happen on the
  * simulated WhatsApp's side of a live account, so a newcomer can watch the account-safety rules act.
  */
-export const SIM_ACTIONS = ['revoke', 'reply', 'fail', 'ban', 'disconnect', 'reconnect', 'conflict', 'logout'] as const;
+export const SIM_ACTIONS = [
+  'revoke',
+  'reply',
+  'fail',
+  'ban',
+  'ack',
+  'disconnect',
+  'reconnect',
+  'conflict',
+  'logout',
+] as const;
+
+/** The receipts the simulator can be told to send for a message. */
+export const SIM_ACK_KINDS = ['delivered', 'read', 'failed'] as const;
 export type SimAction = (typeof SIM_ACTIONS)[number];
 
 export const SIM_FAIL_KINDS = ['generic', 'rate-limit', 'restricted'] as const;
@@ -57,6 +70,11 @@ export const simCommandBody = z.discriminatedUnion(
       kind: z.enum(SIM_FAIL_KINDS, { error: `kind must be one of ${SIM_FAIL_KINDS.join(', ')}.` }).default('generic'),
     }),
     z.object({ action: z.literal('ban'), reason: text('reason', 200).trim().min(1).optional() }),
+    z.object({
+      action: z.literal('ack'),
+      messageId: text('messageId', 200).trim().min(1, 'messageId is required.'),
+      ack: z.enum(SIM_ACK_KINDS, { error: `ack must be one of ${SIM_ACK_KINDS.join(', ')}.` }),
+    }),
     simple('disconnect'),
     simple('reconnect'),
     simple('conflict'),

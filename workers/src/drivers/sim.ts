@@ -432,7 +432,7 @@ class SimSession implements WhatsAppSession {
   }
 
   /** What happens on WhatsApp's side besides the connection: a revoke, an incoming message, a ban. */
-  happen(event: Extract<DriverEvent, { type: 'revoke' | 'message' | 'restricted' }>): void {
+  happen(event: Extract<DriverEvent, { type: 'revoke' | 'message' | 'restricted' | 'ack' }>): void {
     if (this.destroyed) throw new Error(`sim session ${this.clientId} was destroyed`);
     if (this.state !== 'connected') throw new Error(`sim session ${this.clientId} is not connected (${this.state})`);
     this.emit(event);
@@ -569,6 +569,7 @@ export class SimDriver implements WhatsAppDriver {
         session.happen({ type: 'message', from: digitsOf(from), text: text ?? '', ...(buttonId ? { buttonId } : {}) });
       },
       ban: (reason) => session.happen({ type: 'restricted', reason: reason ?? 'sim: temporarily banned' }),
+      ack: (messageId, ack) => session.happen({ type: 'ack', messageId, ack }),
       logout: async () => {
         if (session.isDestroyed) throw new Error(`sim session ${clientId} was destroyed`);
         await session.logout();

@@ -176,6 +176,8 @@ export interface SimControl {
   reply(message: { from: string; text?: string; buttonId?: string }): void;
   /** WhatsApp restricted the account for a while (a temporary ban) */
   ban(reason?: string): void;
+  /** a receipt of a message arrives now (as after a restart, WhatsApp sends the ones it still owes) */
+  ack(messageId: string, ack: AckKind): void;
 }
 
 /** How SimControl.fail makes sends and checks fail. */

@@ -22,6 +22,10 @@ export interface SafetyDeps {
   db: Db;
   accounts: AccountsRepo;
   log: Logger;
+  /** APP_TIMEZONE: the ledger's day an opt-out counts on */
+  timeZone: string;
+  /** tells client-admin (an opted-out target's row: update_target) */
+  emitAdmins<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
 }
 
 /**
@@ -52,8 +56,11 @@ export class AccountSafety {
       db,
       { accountId: account.accountId, from: m.from, text: m.text, buttonId: m.buttonId ?? null },
       optoutKeywords,
+      this.deps.timeZone,
     );
-    if (r.optout) log.info({ deviceId: account.deviceId, target: r.target?.id ?? null }, 'a target opted out');
+    if (!r.optout) return;
+    log.info({ deviceId: account.deviceId, target: r.target?.id ?? null }, 'a target opted out');
+    if (r.target) await this.deps.emitAdmins('update_target', { receiver: r.target });
   }
 
   /** WhatsApp restricted the account (a temporary ban, a terms-of-service block). */

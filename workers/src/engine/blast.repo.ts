@@ -1,7 +1,9 @@
 import { AccountsRepo, type SendCounts } from '@wa/core/accounts/accounts.repo';
 import { DAILY_CAP, SENT_TODAY } from '@wa/core/accounts/daily-cap';
 import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, preparedRows, rows } from '@wa/core/db/client';
+import { dayOf, today } from '@wa/core/ledger/daily';
+import type { PayoutOn } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
 /** What a blast needs to know about its account before each message. */
@@ -27,6 +29,8 @@ export interface BlastPlan {
   windowEnd: string;
   /** a scheduled blast waits until then */
   startAt: Date | null;
+  /** settings' payout_on: the fee is paid when WhatsApp accepts the message, or held until it is delivered */
+  payoutOn: PayoutOn;
 }
 
 /** A target number claimed for one send, with the pending message log that holds the claim. */
@@ -54,11 +58,8 @@ export interface ReceiverRow {
 /** An account's figures after a blast message. */
 export type AccountCounts = SendCounts;
 
-/** message_logs.status values; only 'success' and 'fail' are counted and paid */
-export type LogStatus = 'pending' | 'success' | 'fail' | 'unknown';
-
 export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | null> {
-  const [r] = await rows<{
+  const [r] = await preparedRows<{
     user_id: number;
     status: string;
     state: string | null;
@@ -75,6 +76,7 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
     send_window_start: string | null;
     send_window_end: string | null;
     blast_start_at: Date | string | null;
+    payout_on: string | null;
   }>(
     db,
     sql`select w.user_id, w.status, w.state, w.suspended,
@@ -83,7 +85,8 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
                coalesce(u.blast_interval_min, s.interval_min, 1) as imin,
                coalesce(u.blast_interval_max, s.interval_max, 2) as imax,
                w.interval as account_interval, s.fail_streak_pause, ${DAILY_CAP} as daily_cap,
-               ${SENT_TODAY} as sent_today, s.send_window_start, s.send_window_end, w.blast_start_at
+               ${SENT_TODAY} as sent_today, s.send_window_start, s.send_window_end, w.blast_start_at,
+               s.payout_on
         from whatsapp_accounts w
         join users u on u.id = w.user_id
         left join levels l on l.id = u.level_id
@@ -109,14 +112,20 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
     windowStart: r.send_window_start ?? '00:00',
     windowEnd: r.send_window_end ?? '24:00',
     startAt: r.blast_start_at ? new Date(r.blast_start_at) : null,
+    payoutOn: r.payout_on === 'delivered' ? 'delivered' : 'accepted',
   };
 }
 
-/** The active template used least so far: templates take turns. */
-export async function nextTemplate(db: Db): Promise<BlastTemplate | null> {
-  const [t] = await rows<{ id: number; media: string | null; text_wa: string }>(
+/**
+ * The active template this account used least so far: templates take turns on every account (the
+ * account's own use counts, so accounts never wait on each other's template rows).
+ */
+export async function nextTemplate(db: Db, accountId: number): Promise<BlastTemplate | null> {
+  const [t] = await preparedRows<{ id: number; media: string | null; text_wa: string }>(
     db,
-    sql`select id, media, text_wa from message_templates where status = 'active' order by count_use, id limit 1`,
+    sql`select t.id, t.media, t.text_wa from message_templates t
+        left join template_uses u on u.template_id = t.id and u.whatsapp_id = ${accountId}
+        where t.status = 'active' order by coalesce(u.uses, 0), t.id limit 1`,
   );
   return t ? { id: t.id, media: t.media, textWa: t.text_wa } : null;
 }
@@ -137,7 +146,7 @@ export async function hasTargets(db: Db): Promise<boolean> {
  * worker dies after sending (see `settleAbandoned`).
  */
 export async function claimTarget(db: Db, userId: number, accountId: number): Promise<ClaimedTarget | null> {
-  const [r] = await rows<{ id: number; number: string; name: string; log_id: number }>(
+  const [r] = await preparedRows<{ id: number; number: string; name: string; log_id: number }>(
     db,
     sql`with t as (
           select id from phone_numbers
@@ -158,10 +167,13 @@ export async function claimTarget(db: Db, userId: number, accountId: number): Pr
 }
 
 /**
- * Records a send's outcome in one transaction: the log becomes success (with the member's fee and
- * the referrer's share) or fail, the target is marked sent, the account's counters and income and
- * the template's use count move. Returns null when the claim was already settled elsewhere (a
- * worker that took the account over after this one stalled): nothing is counted twice.
+ * Records a send's outcome in one statement (atomic without a transaction, one round trip, planned
+ * once per connection): the log becomes sent (with the member's fee and the referrer's share, paid
+ * now or held until delivery by `payoutOn`) or failed; the target is marked sent; the account's
+ * counters, its day row of the ledger and its template use move. Every row written belongs to
+ * this account or this target, so accounts never wait on each other. Returns null when the claim
+ * was already settled elsewhere (a worker that took the account over after this one stalled):
+ * nothing is counted twice.
  */
 export async function recordOutcome(
   db: Db,
@@ -174,71 +186,122 @@ export async function recordOutcome(
     fee: number;
     referrerId: number | null;
     referralFee: number;
+    payoutOn: PayoutOn;
     error: string | null;
     /** WhatsApp's id of the sent message (rule #1 and receipts name it) */
     waMessageId: string | null;
     /** the text that was sent */
     text: string;
-    /** APP_TIMEZONE, whose calendar day the daily cap counts */
+    /** APP_TIMEZONE, whose calendar day the daily cap and the ledger count */
     timeZone: string;
   },
 ): Promise<{ receiver: ReceiverRow; account: AccountCounts } | null> {
-  return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    const fee = o.success ? o.fee : 0;
-    const referralFee = o.success && o.referrerId !== null ? o.referralFee : 0;
-    const settled = await rows<{ id: number }>(
-      t,
-      sql`update message_logs
-          set status = ${o.success ? 'success' : 'fail'}, fee = ${fee}, template_id = ${o.templateId},
-              referrer_id = ${referralFee > 0 ? o.referrerId : null}, referral_fee = ${referralFee},
-              error = ${o.error}, wa_message_id = ${o.waMessageId}, text = ${o.text},
-              sent_at = ${o.success ? sql`now()` : null}, created_at = now()
-          where id = ${o.target.logId} and status = 'pending'
-          returning id`,
-    );
-    if (!settled.length) return null;
-    const s = o.success ? 1 : 0;
-    const f = o.success ? 0 : 1;
-    const [receiver] = await rows<ReceiverRow>(
-      t,
-      sql`update phone_numbers
-          set in_use = 0, last_sent = now(), count_success = count_success + ${s}, count_fail = count_fail + ${f}
-          where id = ${o.target.id}
-          returning id, count_success, count_fail, last_sent, in_use`,
-    );
-    const account = await new AccountsRepo(t).countSend(o.accountId, { success: o.success, fee, timeZone: o.timeZone });
-    await t.execute(sql`update message_templates set count_use = count_use + 1 where id = ${o.templateId}`);
-    if (o.success) await promote(t, o.userId);
-    if (!receiver || !account) return null;
-    return {
-      receiver: { ...receiver, last_sent: receiver.last_sent ? new Date(receiver.last_sent).toISOString() : null },
-      account,
-    };
-  });
+  const s = o.success ? 1 : 0;
+  const fee = o.success ? o.fee : 0;
+  const referralFee = o.success && o.referrerId !== null ? o.referralFee : 0;
+  const now = o.payoutOn === 'accepted';
+  const paid = { fee: now ? fee : 0, referral: now ? referralFee : 0 };
+  const due = { fee: now ? 0 : fee, referral: now ? 0 : referralFee };
+  const [r] = await preparedRows<{
+    r_id: number;
+    r_count_success: number;
+    r_count_fail: number;
+    r_last_sent: Date | string | null;
+    r_in_use: number;
+    count_success: number;
+    count_fail: number;
+    income: number | string;
+    fail_streak: number;
+    sent_today: number;
+  }>(
+    db,
+    sql`with l as (
+          update message_logs
+          set status = case when ${s}::int = 1 then 'sent' else 'failed' end,
+              fee = ${paid.fee}::int, fee_due = ${due.fee}::int, template_id = ${o.templateId}::int,
+              referrer_id = ${referralFee > 0 ? o.referrerId : null}::int,
+              referral_fee = ${paid.referral}::int, referral_fee_due = ${due.referral}::int,
+              error = ${o.error}::text, wa_message_id = ${o.waMessageId}::text, text = ${o.text}::text,
+              sent_at = case when ${s}::int = 1 then now() end, created_at = now()
+          where id = ${o.target.logId}::int and status = 'pending'
+          returning id
+        ), p as (
+          update phone_numbers
+          set in_use = 0, last_sent = now(), count_success = count_success + ${s}::int,
+              count_fail = count_fail + (1 - ${s}::int)
+          where id = ${o.target.id}::int and exists (select 1 from l)
+          returning id, count_success, count_fail, last_sent, in_use
+        ), a as (
+          ${AccountsRepo.countSendSql(o.accountId, { success: o.success, fee: paid.fee, timeZone: o.timeZone }, sql`exists (select 1 from l)`)}
+        ), d as (
+          insert into account_daily as d (whatsapp_id, day, user_id, referrer_id, sent, failed, income, referral_income)
+          select ${o.accountId}::int, ${today(o.timeZone)}, ${o.userId}::int, ${o.referrerId}::int,
+                 ${s}::int, 1 - ${s}::int, ${paid.fee}::int, ${paid.referral}::int
+          from l
+          on conflict (whatsapp_id, day) do update
+          set sent = d.sent + excluded.sent, failed = d.failed + excluded.failed,
+              income = d.income + excluded.income, referral_income = d.referral_income + excluded.referral_income,
+              referrer_id = coalesce(excluded.referrer_id, d.referrer_id)
+        ), u as (
+          insert into template_uses as u (template_id, whatsapp_id, uses)
+          select ${o.templateId}::int, ${o.accountId}::int, 1 from l
+          on conflict (template_id, whatsapp_id) do update set uses = u.uses + 1
+        )
+        select p.id as r_id, p.count_success as r_count_success, p.count_fail as r_count_fail,
+               p.last_sent as r_last_sent, p.in_use as r_in_use,
+               a.count_success, a.count_fail, a.income, a.fail_streak, a.sent_today
+        from p, a`,
+  );
+  if (!r) return null;
+  return {
+    receiver: {
+      id: r.r_id,
+      count_success: r.r_count_success,
+      count_fail: r.r_count_fail,
+      last_sent: r.r_last_sent ? new Date(r.r_last_sent).toISOString() : null,
+      in_use: r.r_in_use,
+    },
+    account: {
+      count_success: r.count_success,
+      count_fail: r.count_fail,
+      income: Number(r.income),
+      fail_streak: r.fail_streak,
+      sent_today: r.sent_today,
+    },
+  };
 }
 
-/**
- * A member whose delivered messages reach the next level's minimum blast requirement (§2 Level)
- * moves up to it. Levels only go up here (an admin may have set a higher one), one at a time, and
- * the count stops at the requirement, so it stays cheap however many messages a member has sent.
- */
-async function promote(db: Db, userId: number): Promise<void> {
-  await db.execute(sql`
-    with cur as (
+/** The member's level now and the next one up (§2 Level), and their accepted messages, as SQL steps. */
+const LEVEL_STEPS = (userId: number) => sql`
+    cur as (
       select coalesce((select l.requirement_blast from users u join levels l on l.id = u.level_id
                        where u.id = ${userId}), -1) as req
     ), nxt as (
       select l.id, l.requirement_blast from levels l, cur
       where l.requirement_blast > cur.req order by l.requirement_blast, l.id limit 1
     ), n as (
-      select count(*) as c from (
-        select 1 from message_logs where user_id = ${userId} and status = 'success'
-        limit coalesce((select requirement_blast from nxt), 0)
-      ) x
-    )
+      select coalesce(sum(d.sent), 0) as c from account_daily d where d.user_id = ${userId}
+    )`;
+
+/**
+ * A member whose accepted messages reach the next level's minimum blast requirement (§2 Level)
+ * moves up to it. Levels only go up here (an admin may have set a higher one), one at a time. The
+ * count is the member's day rows, so it stays cheap however many messages a member has sent; the
+ * blast asks when its own count says the requirement is reached (see BlastRunner).
+ */
+export async function promote(db: Db, userId: number): Promise<void> {
+  await db.execute(sql`with ${LEVEL_STEPS(userId)}
     update users set level_id = nxt.id from nxt, n
     where users.id = ${userId} and n.c >= nxt.requirement_blast`);
+}
+
+/** How many more accepted messages the member needs for the next level; null when there is none. */
+export async function levelGap(db: Db, userId: number): Promise<number | null> {
+  const [r] = await rows<{ gap: string | number }>(
+    db,
+    sql`with ${LEVEL_STEPS(userId)} select nxt.requirement_blast - n.c as gap from nxt, n`,
+  );
+  return r ? Number(r.gap) : null;
 }
 
 /** Gives a claim back when the message certainly did not leave (the session was not connected). */
@@ -257,20 +320,24 @@ export async function releaseTarget(db: Db, target: ClaimedTarget): Promise<void
  * recording): whether those messages left is unknown, so they are logged 'unknown' (not paid) and
  * their targets count as sent, never to be messaged again. Returns how many there were.
  */
-export async function settleAbandoned(db: Db, accountId: number): Promise<number> {
-  const settled = await rows<{ phone_number_id: number | null }>(
+export async function settleAbandoned(db: Db, accountId: number, timeZone: string): Promise<number> {
+  const settled = await rows<{ n: number }>(
     db,
     sql`with l as (
           update message_logs
           set status = 'unknown', error = 'The worker stopped while sending: delivery unknown.'
           where whatsapp_id = ${accountId} and status = 'pending'
-          returning phone_number_id
+          returning phone_number_id, user_id, created_at
         ), p as (
           update phone_numbers p set in_use = 0, last_sent = coalesce(p.last_sent, now())
           from l where p.id = l.phone_number_id
           returning p.id
+        ), d as (
+          insert into account_daily as d (whatsapp_id, day, user_id, unknown)
+          select ${accountId}, ${dayOf(sql`l.created_at`, timeZone)}, min(l.user_id), count(*) from l group by 2
+          on conflict (whatsapp_id, day) do update set unknown = d.unknown + excluded.unknown
         )
-        select phone_number_id from l`,
+        select count(*)::int as n from l`,
   );
-  return settled.length;
+  return Number(settled[0]?.n ?? 0);
 }

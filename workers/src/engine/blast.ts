@@ -20,7 +20,9 @@ import {
   blastPlan,
   type ClaimedTarget,
   claimTarget,
+  levelGap,
   nextTemplate,
+  promote,
   recordOutcome,
   releaseTarget,
   settleAbandoned,
@@ -29,6 +31,13 @@ import { LoopRunner } from './loop-runner';
 
 /** A blast waiting for its hours or its scheduled start looks at its row again this often. */
 const WAIT_STEP_MS = 60_000;
+
+/**
+ * The member's level (§2 Level): the loop counts down the messages the member still needs and asks
+ * the database when it reaches 0, and after this many messages anyway (the member's other accounts
+ * send too): a member's count is a sum over their day rows, not worth a round trip per message.
+ */
+const LEVEL_CHECK_EVERY = 50;
 
 const MIME: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -78,6 +87,11 @@ export interface BlastAccount {
  * member's fee in one transaction, publish the counts, wait a random interval in [min, max] s.
  */
 export class BlastRunner extends LoopRunner {
+  /** accepted messages the member still needs for the next level (undefined: not asked yet; null: no next level) */
+  private levelGap: number | null | undefined;
+  /** accepted messages since the level was last asked (LEVEL_CHECK_EVERY) */
+  private sinceLevelCheck = 0;
+
   constructor(
     private readonly deps: BlastDeps,
     private readonly account: BlastAccount,
@@ -88,7 +102,9 @@ export class BlastRunner extends LoopRunner {
   protected async run(): Promise<void> {
     const { db, log } = this.deps;
     const { deviceId, accountId } = this.account;
-    const abandoned = await settleAbandoned(db, accountId);
+    // levels may have changed since the last run: ask again at its first message
+    this.levelGap = undefined;
+    const abandoned = await settleAbandoned(db, accountId, this.deps.timeZone);
     if (abandoned) log.warn({ deviceId, abandoned }, 'settled sends a previous holder left pending');
     let announced = false;
     while (!this.stopping) {
@@ -108,7 +124,7 @@ export class BlastRunner extends LoopRunner {
         await this.waitFor(wait);
         continue;
       }
-      const template = await nextTemplate(db);
+      const template = await nextTemplate(db, accountId);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
       const target = await claimTarget(db, plan.userId, accountId);
       if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
@@ -175,12 +191,14 @@ export class BlastRunner extends LoopRunner {
       fee: plan.fee,
       referrerId: plan.referrerId,
       referralFee: Math.floor((plan.fee * plan.referralPercent) / 100),
+      payoutOn: plan.payoutOn,
       error,
       waMessageId: sent.sentId,
       text: sent.text,
       timeZone: this.deps.timeZone,
     });
     if (!outcome) return null;
+    if (success) await this.countTowardsLevel(plan.userId);
     const { account, receiver } = outcome;
     const event = success ? 'count_success' : 'count_fail';
     const value = success ? account.count_success : account.count_fail;
@@ -189,6 +207,19 @@ export class BlastRunner extends LoopRunner {
     await this.deps.emit(event, { deviceId, value, income, sent_today }, false);
     await this.deps.emitAdmins(event, { deviceId, value, income, sent_today, receiver });
     return account.fail_streak;
+  }
+
+  /** One more accepted message towards the member's next level; promotes when it is reached. */
+  private async countTowardsLevel(userId: number): Promise<void> {
+    const { db } = this.deps;
+    if (this.levelGap === undefined) this.levelGap = await levelGap(db, userId);
+    else if (this.levelGap !== null) this.levelGap -= 1;
+    this.sinceLevelCheck += 1;
+    const reached = this.levelGap !== null && this.levelGap <= 0;
+    if (!reached && this.sinceLevelCheck < LEVEL_CHECK_EVERY) return;
+    if (reached) await promote(db, userId);
+    this.levelGap = await levelGap(db, userId);
+    this.sinceLevelCheck = 0;
   }
 
   /** Tells the lists until when the blast waits, and waits (looking at its row again every minute). */

@@ -126,6 +126,9 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
         case 'ban':
           sim.ban(command.reason);
           break;
+        case 'ack':
+          sim.ack(command.messageId, command.ack);
+          break;
         case 'logout':
           await sim.logout();
           break;

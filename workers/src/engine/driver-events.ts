@@ -1,7 +1,7 @@
 import type { DriverEvent } from '../drivers/types';
 import { guardedAccount } from './account-loops';
 import type { LiveSession } from './live-session';
-import { recordReceipt } from './receipts.repo';
+import { onReceipt } from './receipts';
 import type { SessionRegistry } from './session-registry';
 
 /** A broken client is rebuilt in place at most this many times in a row. */
@@ -44,9 +44,7 @@ export async function onDriverEvent(reg: SessionRegistry, entry: LiveSession, ev
       return reg.rebuild(entry, MAX_REBUILDS);
     case 'ack':
       // a receipt of a message a blast sent; a login in progress has sent nothing
-      if (entry.accountId === null) return;
-      await recordReceipt(reg.deps.db, entry.accountId, event.messageId, event.ack);
-      return;
+      return onReceipt(reg, entry, event.messageId, event.ack);
     case 'revoke':
       // a login in progress has sent nothing: only a saved account's messages count
       if (entry.accountId === null) return;

@@ -6,7 +6,7 @@ import type { Db } from '@wa/core/db/client';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
-import { publishToUser } from '@wa/core/realtime/publish';
+import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountSafety } from './account-safety';
 import { LeaseSweeper } from './lease-sweeper';
@@ -72,6 +72,14 @@ export class SessionHost {
     this.maxPendingLogins = o.maxPendingLogins ?? d.workerMaxLogins;
     this.logins = new LoginsRepo(o.db);
     const accounts = new AccountsRepo(o.db);
+    const timeZone = o.timeZone ?? DEFAULT_TIMEZONE;
+    const safety = new AccountSafety({
+      db: o.db,
+      accounts,
+      log: o.log,
+      timeZone,
+      emitAdmins: (event, payload) => publishToAdmins(o.bus, event, payload),
+    });
     this.registry = new SessionRegistry({
       db: o.db,
       bus: o.bus,
@@ -79,14 +87,14 @@ export class SessionHost {
       store: o.store,
       log: o.log,
       accounts,
-      safety: new AccountSafety({ db: o.db, accounts, log: o.log }),
+      safety,
       logins: this.logins,
       workerId: this.workerId,
       leaseMs: o.leaseMs ?? d.leaseMs,
       pendingTtlMs: o.pendingTtlMs ?? d.loginTtlMs,
       dataDir: o.dataDir ?? 'data',
       secondMs: o.blastSecondMs ?? d.blastSecondMs,
-      timeZone: o.timeZone ?? DEFAULT_TIMEZONE,
+      timeZone,
     });
     this.leases = new LeaseSweeper(this.registry, {
       sweepMs: o.sweepMs ?? d.sweepMs,

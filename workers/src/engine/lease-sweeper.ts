@@ -1,4 +1,5 @@
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
+import { settleUndelivered } from './receipts.repo';
 import type { SessionRegistry } from './session-registry';
 
 export interface LeaseOptions {
@@ -99,6 +100,9 @@ export class LeaseSweeper {
         if ((await this.sweepOnce()) < this.o.claimBatch) break;
       }
       this.takeOver = false;
+      // payout_on = 'delivered': fees still held past the undelivered window end unpaid
+      const unpaid = await settleUndelivered(this.reg.deps.db);
+      if (unpaid) this.reg.deps.log.info({ unpaid }, 'settled undelivered messages unpaid');
     } finally {
       this.sweeping = false;
     }

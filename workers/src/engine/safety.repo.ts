@@ -1,4 +1,5 @@
 import { type Db, rows } from '@wa/core/db/client';
+import { today } from '@wa/core/ledger/daily';
 import { normalizePhone } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
@@ -34,7 +35,7 @@ export async function markRevoked(db: Db, accountId: number, waMessageId: string
   const r = await rows<{ id: number }>(
     db,
     sql`update message_logs set revoked_at = now()
-        where wa_message_id = ${waMessageId} and whatsapp_id = ${accountId} and status = 'success' and revoked_at is null
+        where wa_message_id = ${waMessageId} and whatsapp_id = ${accountId} and status in ('sent', 'delivered', 'read') and revoked_at is null
         returning id`,
   );
   return r.length > 0;
@@ -58,6 +59,7 @@ export async function logIncoming(
   db: Db,
   m: Incoming,
   keywords: string[],
+  timeZone: string,
 ): Promise<{ optout: boolean; target: { id: number; status: string } | null }> {
   const sender = normalizePhone(m.from) ?? m.from.replace(/\D/g, '');
   const byKeyword = keywords.includes(m.text.trim().toLowerCase());
@@ -86,6 +88,13 @@ export async function logIncoming(
     await t.execute(sql`
       insert into incoming_messages (whatsapp_id, phone_number_id, sender, text, button_id, optout)
       values (${m.accountId}, ${target?.id ?? null}, ${sender}, ${m.text.slice(0, 4000)}, ${m.buttonId}, ${optout})`);
+    // the account's day row counts its opt-outs (the report's optout column)
+    if (optout) {
+      await t.execute(sql`
+        insert into account_daily as d (whatsapp_id, day, user_id, optout)
+        select w.id, ${today(timeZone)}, w.user_id, 1 from whatsapp_accounts w where w.id = ${m.accountId}
+        on conflict (whatsapp_id, day) do update set optout = d.optout + 1`);
+    }
     return { optout, target: target ?? null };
   });
 }

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** Target phone numbers (§3 Phone number), normalised to the 62 prefix. */
 export const phoneNumbers = pgTable(
@@ -48,6 +59,24 @@ export const messageTemplates = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('message_templates_status_use_idx').on(t.status, t.countUse)],
+);
+
+/**
+ * How often each account sent each template. A template's use count is its `count_use` (uses
+ * before this table) plus these rows; an account's blast takes the active template it used least.
+ * Only the account's own blast loop writes its rows, so sends of different accounts never wait on
+ * one template row. `whatsapp_id` has no foreign key: a deleted account's uses stay counted.
+ */
+export const templateUses = pgTable(
+  'template_uses',
+  {
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => messageTemplates.id, { onDelete: 'cascade' }),
+    whatsappId: integer('whatsapp_id').notNull(),
+    uses: integer('uses').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.templateId, t.whatsappId] })],
 );
 
 /**

@@ -1,11 +1,27 @@
-import { bigint, boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { messageTemplates, phoneNumbers } from './catalogue';
 import { users } from './users';
 import { whatsappAccounts } from './whatsapp';
 
 /**
- * One row per message an account tried to deliver (§3 counters). A success carries the member's
- * fee and, when the member was referred, the referrer's share: every rupiah of income is a row.
+ * One row per message an account tried to deliver (§3 counters). `status` runs pending → sent
+ * (WhatsApp accepted it) → delivered → read, or ends failed or unknown (the worker died while
+ * sending). `fee` and `referral_fee` are what was paid for it: every rupiah of income is a row.
+ * With settings' payout_on = 'delivered' the fee waits in `fee_due`/`referral_fee_due` until the
+ * delivery receipt moves it into `fee` (or the undelivered window ends it unpaid): a due of 0 is
+ * settled, so a message is paid at most once whoever settles it.
  */
 export const messageLogs = pgTable(
   'message_logs',
@@ -22,6 +38,9 @@ export const messageLogs = pgTable(
     fee: integer('fee').notNull().default(0),
     referrerId: integer('referrer_id').references(() => users.id, { onDelete: 'set null' }),
     referralFee: integer('referral_fee').notNull().default(0),
+    /** a fee held until the delivery receipt (payout_on = 'delivered'); 0 once settled */
+    feeDue: integer('fee_due').notNull().default(0),
+    referralFeeDue: integer('referral_fee_due').notNull().default(0),
     error: text('error'),
     /** the text that was sent (placeholders filled in) */
     text: text('text'),
@@ -43,6 +62,46 @@ export const messageLogs = pgTable(
     index('message_logs_whatsapp_idx').on(t.whatsappId),
     index('message_logs_referrer_idx').on(t.referrerId),
     index('message_logs_phone_idx').on(t.phoneNumberId),
+    index('message_logs_whatsapp_created_idx').on(t.whatsappId, t.createdAt),
+    // the fees still waiting for a delivery receipt, oldest first (the undelivered window)
+    index('message_logs_due_idx').on(t.createdAt).where(sql`${t.feeDue} > 0 or ${t.referralFeeDue} > 0`),
+  ],
+);
+
+/**
+ * An account's day (APP_TIMEZONE, the day the message was sent) in figures: what the counters,
+ * balances, the report and the charts read instead of the message log. Only the account's own
+ * holder writes its rows (its blast loop, its receipts, its opt-outs), in the statement that
+ * changes the log, so totals are exact and no row is written by two accounts. `sent` counts
+ * messages WhatsApp accepted (delivered and read ones included), `failed` the ones it refused or
+ * reported failed. `whatsapp_id` has no foreign key: a deleted account's money stays counted.
+ */
+export const accountDaily = pgTable(
+  'account_daily',
+  {
+    whatsappId: integer('whatsapp_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** who earned the referral shares of these messages */
+    referrerId: integer('referrer_id').references(() => users.id, { onDelete: 'set null' }),
+    sent: integer('sent').notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    read: integer('read').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    unknown: integer('unknown').notNull().default(0),
+    optout: integer('optout').notNull().default(0),
+    /** the member's fees paid for these messages */
+    income: bigint('income', { mode: 'number' }).notNull().default(0),
+    /** the referrer's shares paid for them */
+    referralIncome: bigint('referral_income', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.day] }),
+    index('account_daily_user_day_idx').on(t.userId, t.day),
+    index('account_daily_referrer_day_idx').on(t.referrerId, t.day),
+    index('account_daily_day_idx').on(t.day),
   ],
 );
 

@@ -29,10 +29,15 @@ export const settings = pgTable(
     /** number checks per account per day, and how long a number's check result is reused */
     checkBudgetDaily: integer('check_budget_daily').notNull().default(1000),
     checkCacheDays: integer('check_cache_days').notNull().default(30),
+    /** when a member earns a message's fee: 'accepted' by WhatsApp, or 'delivered' to the phone */
+    payoutOn: text('payout_on').notNull().default('accepted'),
+    /** with payout_on = 'delivered': a message still undelivered this long after sending is settled unpaid */
+    undeliveredWindowHours: integer('undelivered_window_hours').notNull().default(24),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('settings_single_row', sql`${t.id} = 1`),
     check('settings_referral_percent_range', sql`${t.referralPercent} between 0 and 100`),
+    check('settings_payout_on', sql`${t.payoutOn} in ('accepted', 'delivered')`),
   ],
 );

@@ -1,66 +1,135 @@
 import type { CounterScope } from '@wa/core/counter-scope';
 import { type Db, rows } from '@wa/core/db/client';
-import { ALL_USERS, type SuccessFailCount } from '@wa/shared';
+import { ALL_USERS, type MessageLogItem, type MessageLogStatus, type SuccessFailCount } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
-/** A half-open time window `[start, end)` as SQL timestamptz expressions. */
-export interface SqlRange {
-  start: SQL;
-  end: SQL;
-}
+/**
+ * The dashboard's figures come from the ledger's day rows (account_daily: one row per account and
+ * day, kept by the engine in the statement that changes a message log), never from the message
+ * log itself: a member's figures are a few hundred rows whatever they sent, everybody's a sum over
+ * accounts × days. `day`: only that day's rows (see `today`).
+ */
+const onDay = (day: SQL | undefined): SQL => (day ? sql` and d.day = ${day}` : sql``);
 
 /**
- * Today in `timeZone`, computed by the database so every API process agrees whatever its own TZ:
- * local midnight to the next local midnight (23 or 25 hours apart on a DST change).
+ * A scalar SQL expression (bigint) for income, the money rule of docs/PRODUCT.md §4 Money: a
+ * member earns the fee paid for each of their messages plus the referral share paid for each
+ * message of the members they referred. Globally it is everything paid to members. Held fees
+ * (payout on delivery, not yet delivered), failed and unknown messages never count. Shared with
+ * the withdraw balance so income has one definition.
  */
-export function todayIn(timeZone: string): SqlRange {
-  const localDay = sql`date_trunc('day', now() at time zone ${timeZone}::text)`;
-  return {
-    start: sql`(${localDay} at time zone ${timeZone}::text)`,
-    end: sql`((${localDay} + interval '1 day') at time zone ${timeZone}::text)`,
-  };
-}
-
-const within = (range: SqlRange | undefined): SQL =>
-  range ? sql` and m.created_at >= ${range.start} and m.created_at < ${range.end}` : sql``;
-
-/**
- * A scalar SQL expression (bigint) for income, the money rule of docs/PRODUCT.md §4 Money: a member earns the fee
- * of each of their successful messages plus the referral fee of each successful message of the
- * members they referred. Globally it is everything paid to members. Pending, unknown and failed
- * rows never count. Shared with the withdraw balance so income has one definition.
- */
-export function incomeSql(scope: CounterScope, range?: SqlRange): SQL {
-  const when = within(range);
+export function incomeSql(scope: CounterScope, day?: SQL): SQL {
   if (scope === ALL_USERS) {
-    return sql`(select coalesce(sum(m.fee::bigint + case when m.referrer_id is null then 0 else m.referral_fee end), 0)::bigint
-      from message_logs m where m.status = 'success'${when})`;
+    return sql`(select coalesce(sum(d.income + d.referral_income), 0)::bigint from account_daily d where true${onDay(day)})`;
   }
-  // two index lookups (user_id and referrer_id), not one scan with an OR
-  return sql`((select coalesce(sum(m.fee), 0)::bigint from message_logs m
-      where m.user_id = ${scope.userId} and m.status = 'success'${when})
-    + (select coalesce(sum(m.referral_fee), 0)::bigint from message_logs m
-      where m.referrer_id = ${scope.userId} and m.status = 'success'${when}))`;
+  return sql`((select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = ${scope.userId}${onDay(day)})
+    + (select coalesce(sum(d.referral_income), 0)::bigint from account_daily d
+       where d.referrer_id = ${scope.userId}${onDay(day)}))`;
 }
 
-/** SQL for the message log counters; nothing else. */
+/** Which messages a log page lists: one member's, one account's, one status, a target number's start. */
+export interface LogFilter {
+  userId?: number;
+  whatsappId?: number;
+  status?: MessageLogStatus;
+  search?: string;
+}
+
+/** A search or 'pending' is counted on the log itself, up to this many (the page count says at least). */
+export const LOG_COUNT_CAP = 10_000;
+
+/** How many logs of each status the day rows hold (pending ones are not on them). */
+const LEDGER_COUNT: Record<Exclude<MessageLogStatus, 'pending'> | 'all', SQL> = {
+  all: sql`sum(d.sent + d.failed + d.unknown)`,
+  sent: sql`sum(d.sent - d.delivered)`,
+  delivered: sql`sum(d.delivered - d.read)`,
+  read: sql`sum(d.read)`,
+  failed: sql`sum(d.failed)`,
+  unknown: sql`sum(d.unknown)`,
+};
+
+function logWhere(f: LogFilter): SQL {
+  const parts = [f.status ? sql`m.status = ${f.status}` : sql`m.status <> 'pending'`];
+  if (f.userId !== undefined) parts.push(sql`m.user_id = ${f.userId}`);
+  if (f.whatsappId !== undefined) parts.push(sql`m.whatsapp_id = ${f.whatsappId}`);
+  if (f.search) parts.push(sql`m.target like ${`${f.search.replace(/^\+/, '')}%`}`);
+  return sql.join(parts, sql` and `);
+}
+
+const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+
+/** SQL for the message log counters and its list; nothing else. */
 export class MessageLogRepo {
   constructor(private readonly db: Db) {}
 
-  /** Settled sends only: the engine's transient 'pending' and 'unknown' rows are left out. */
-  async counts(scope: CounterScope, range?: SqlRange): Promise<SuccessFailCount> {
-    const owner = scope === ALL_USERS ? sql`` : sql`m.user_id = ${scope.userId} and `;
+  /** Messages WhatsApp accepted (success) and refused or reported failed (fail); pending and unknown ones are left out. */
+  async counts(scope: CounterScope, day?: SQL): Promise<SuccessFailCount> {
+    const owner = scope === ALL_USERS ? sql`true` : sql`d.user_id = ${scope.userId}`;
     const [r] = await rows<{ success: string | number; fail: string | number }>(
       this.db,
-      sql`select count(*) filter (where m.status = 'success') as success,
-                 count(*) filter (where m.status = 'fail') as fail
-          from message_logs m where ${owner}m.status in ('success', 'fail')${within(range)}`,
+      sql`select coalesce(sum(d.sent), 0) as success, coalesce(sum(d.failed), 0) as fail
+          from account_daily d where ${owner}${onDay(day)}`,
     );
     return { success: Number(r?.success ?? 0), fail: Number(r?.fail ?? 0) };
   }
 
-  async income(scope: CounterScope, range?: SqlRange): Promise<number> {
-    const [r] = await rows<{ income: string | number }>(this.db, sql`select ${incomeSql(scope, range)} as income`);
+  /**
+   * How many logs a list filter matches: from the day rows (exact, a few hundred rows however many
+   * messages), or for a search or 'pending' from the log itself, capped at LOG_COUNT_CAP.
+   */
+  async logCount(f: LogFilter): Promise<{ total: number; capped: boolean }> {
+    if (!f.search && f.status !== 'pending') {
+      const parts = [sql`true`];
+      if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
+      if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
+      const [r] = await rows<{ n: string | number | null }>(
+        this.db,
+        sql`select ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d where ${sql.join(parts, sql` and `)}`,
+      );
+      return { total: Number(r?.n ?? 0), capped: false };
+    }
+    const [r] = await rows<{ n: number }>(
+      this.db,
+      sql`select count(*)::int as n from (select 1 from message_logs m where ${logWhere(f)} limit ${LOG_COUNT_CAP + 1}) x`,
+    );
+    const n = Number(r?.n ?? 0);
+    return { total: Math.min(n, LOG_COUNT_CAP), capped: n > LOG_COUNT_CAP };
+  }
+
+  /** A page of logs, newest first. */
+  async logPage(f: LogFilter, limit: number, offset: number): Promise<MessageLogItem[]> {
+    const list = await rows<Record<string, unknown>>(
+      this.db,
+      sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
+                 m.target, m.template_id, m.status, m.fee, m.fee_due, m.error, m.created_at, m.sent_at,
+                 m.delivered_at, m.read_at
+          from (select * from message_logs m where ${logWhere(f)}
+                order by m.created_at desc, m.id desc limit ${limit} offset ${offset}) m
+          join users u on u.id = m.user_id
+          left join whatsapp_accounts w on w.id = m.whatsapp_id
+          order by m.created_at desc, m.id desc`,
+    );
+    return list.map((r) => ({
+      id: Number(r.id),
+      user_id: Number(r.user_id),
+      name: String(r.name ?? ''),
+      whatsapp_id: r.whatsapp_id === null ? null : Number(r.whatsapp_id),
+      phonenumber: (r.phonenumber as string | null) ?? null,
+      target: String(r.target),
+      template_id: r.template_id === null ? null : Number(r.template_id),
+      status: r.status as MessageLogStatus,
+      fee: Number(r.fee),
+      fee_due: Number(r.fee_due),
+      error: (r.error as string | null) ?? null,
+      created_at: iso(r.created_at) as string,
+      sent_at: iso(r.sent_at),
+      delivered_at: iso(r.delivered_at),
+      read_at: iso(r.read_at),
+    }));
+  }
+
+  async income(scope: CounterScope, day?: SQL): Promise<number> {
+    const [r] = await rows<{ income: string | number }>(this.db, sql`select ${incomeSql(scope, day)} as income`);
     return Number(r?.income ?? 0);
   }
 }

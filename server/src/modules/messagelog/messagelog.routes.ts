@@ -1,5 +1,5 @@
 import { parse } from '@wa/core/validate';
-import { counterUserParam } from '@wa/shared';
+import { counterUserParam, messageLogListQuery } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, allow } from '../../http/auth';
 import type { MessageLogService } from './messagelog.service';
@@ -12,6 +12,9 @@ export function messageLogRoutes(logs: MessageLogService): Router {
   const r = Router();
   const counters = allow('counters.read');
 
+  r.get('/list-per-page', allow('report.read'), async (req, res) => {
+    res.json(await logs.list(actorOf(req), parse(messageLogListQuery, req.query)));
+  });
   r.get('/count/:userId', counters, async (req, res) => {
     res.json(await logs.count(actorOf(req), parse(counterUserParam, req.params.userId)));
   });

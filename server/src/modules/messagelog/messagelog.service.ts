@@ -1,7 +1,19 @@
 import type { Actor } from '@wa/core/actor';
 import { type CounterScope, counterScope, type UserRoles } from '@wa/core/counter-scope';
-import type { CounterUser, IncomeResponse, MessageLogCount, SuccessFailCount } from '@wa/shared';
-import { type MessageLogRepo, todayIn } from './messagelog.repo';
+import { today } from '@wa/core/ledger/daily';
+import { assertCan, canForAnyone } from '@wa/core/policy';
+import type {
+  CounterUser,
+  IncomeResponse,
+  MessageLogCount,
+  MessageLogItem,
+  MessageLogListQuery,
+  Paged,
+  SuccessFailCount,
+} from '@wa/shared';
+import type { MessageLogRepo } from './messagelog.repo';
+
+const LOG_PAGE_SIZE = 20;
 
 /** The dashboard counters over the message log (§2 Dashboard, §3 Counters, §7 Message log). */
 export class MessageLogService {
@@ -24,7 +36,7 @@ export class MessageLogService {
 
   /** today-count/{userId}: settled sends since local midnight (§3 todayCount). */
   async todayCount(actor: Actor, userId: CounterUser): Promise<SuccessFailCount> {
-    return this.repo.counts(await this.scope(actor, userId), todayIn(this.timeZone));
+    return this.repo.counts(await this.scope(actor, userId), today(this.timeZone));
   }
 
   /** total-count/{userId}: every settled send (§3 totalCount). */
@@ -32,8 +44,24 @@ export class MessageLogService {
     return this.repo.counts(await this.scope(actor, userId));
   }
 
+  /**
+   * list-per-page: the message log itself, newest first (issue 11): admin, dev and staff anyone's,
+   * a member their own whatever `user_id` says.
+   */
+  async list(actor: Actor, q: MessageLogListQuery): Promise<Paged<MessageLogItem>> {
+    assertCan(actor, 'report.read', q.user_id === undefined ? undefined : { userId: q.user_id });
+    const userId = canForAnyone(actor, 'report.read') ? q.user_id : actor.id;
+    const f = { userId, whatsappId: q.whatsapp_id, status: q.status, search: q.search };
+    const { total } = await this.repo.logCount(f);
+    const data = await this.repo.logPage(f, LOG_PAGE_SIZE, (q.page - 1) * LOG_PAGE_SIZE);
+    return {
+      data,
+      meta: { page: q.page, totalPages: Math.max(1, Math.ceil(total / LOG_PAGE_SIZE)), total, pageSize: LOG_PAGE_SIZE },
+    };
+  }
+
   /** today-income/{userId}: fees and referral fees earned since local midnight, whole rupiah. */
   async todayIncome(actor: Actor, userId: CounterUser): Promise<IncomeResponse> {
-    return { income: await this.repo.income(await this.scope(actor, userId), todayIn(this.timeZone)) };
+    return { income: await this.repo.income(await this.scope(actor, userId), today(this.timeZone)) };
   }
 }

@@ -4,7 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 
 const COLS = sql`interval_min, interval_max, price, bank_names, colors, referral_percent, info,
   optout_keywords, fail_streak_pause, pause_hours, daily_cap_start, daily_cap_growth, daily_cap_max,
-  send_window_start, send_window_end, check_budget_daily, check_cache_days`;
+  send_window_start, send_window_end, check_budget_daily, check_cache_days, payout_on, undelivered_window_hours`;
 
 /** An update: the §5 fields, and the account-safety ones when given. */
 export type SettingsUpdate = Omit<SettingDto, SafetySettingField> & Partial<Pick<SettingDto, SafetySettingField>>;

@@ -63,8 +63,13 @@ function toDto(r: UserRow): UserDto {
   };
 }
 
-/** One select for every user read: effective fee and intervals, level, colour, income, accounts. */
-function selectUsers(where: SQL, tail: SQL = sql``): SQL {
+/**
+ * One select for every user read: effective fee and intervals, level, colour, income, accounts.
+ * A page (`order`, with its limit and offset) is cut before the per-user figures are computed,
+ * so the last page of many members costs what the first does.
+ */
+function selectUsers(where: SQL, page?: { order: SQL; limit: number; offset: number }): SQL {
+  const cut = page ? sql`${page.order} limit ${page.limit} offset ${page.offset}` : sql``;
   return sql`
     select u.id, u.firstname, u.lastname, u.email, u.role, u.level_id, l.name as level,
       case when l.id is null then null else
@@ -77,14 +82,12 @@ function selectUsers(where: SQL, tail: SQL = sql``): SQL {
       coalesce(u.blast_interval_min, s.interval_min) as blast_interval_min,
       coalesce(u.blast_interval_max, s.interval_max) as blast_interval_max,
       u.referral_code, u.referrer_id, u.account_name, u.account_bank, u.account_number, u.created_at,
-      (select coalesce(sum(m.fee), 0)::bigint from message_logs m
-        where m.user_id = u.id and m.status = 'success') as income,
+      (select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = u.id) as income,
       (select count(*)::int from whatsapp_accounts w where w.user_id = u.id) as whatsapps
-    from users u
+    from (select u.* from users u where ${where} ${cut}) u
     left join levels l on l.id = u.level_id
     cross join (select * from settings where id = 1) s
-    where ${where}
-    ${tail}`;
+    ${page?.order ?? sql``}`;
 }
 
 function searchClause(search: string | undefined): SQL {
@@ -236,7 +239,7 @@ export class UsersRepo {
     const [count] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users u where ${where}`);
     const list = await rows<UserRow>(
       this.db,
-      selectUsers(where, sql`order by u.created_at desc, u.id desc limit ${opts.limit} offset ${opts.offset}`),
+      selectUsers(where, { order: sql`order by u.created_at desc, u.id desc`, limit: opts.limit, offset: opts.offset }),
     );
     return { total: Number(count.n), data: list.map(toDto) };
   }
@@ -262,8 +265,8 @@ export class UsersRepo {
     const list = await rows<ReferralItem & { income: string | number; createdAt: Date | string }>(
       this.db,
       sql`select u.id, u.firstname, u.lastname, u.email, u.created_at as "createdAt",
-            (select coalesce(sum(m.referral_fee), 0)::bigint from message_logs m
-              where m.user_id = u.id and m.referrer_id = u.referrer_id and m.status = 'success') as income
+            (select coalesce(sum(d.referral_income), 0)::bigint from account_daily d
+              where d.user_id = u.id and d.referrer_id = u.referrer_id) as income
           from users u where ${where}
           order by u.created_at desc, u.id desc limit ${opts.limit} offset ${opts.offset}`,
     );

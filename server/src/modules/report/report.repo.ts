@@ -1,0 +1,143 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { today } from '@wa/core/ledger/daily';
+import type { ChartsResponse, ReportFigures, ReportRow } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+
+/** What a report covers: days `from`–`to` (both included, APP_TIMEZONE), one member's or one account's rows. */
+export interface ReportFilter {
+  from: string;
+  to: string;
+  userId?: number;
+  whatsappId?: number;
+}
+
+const FIGURES = sql`coalesce(sum(d.sent), 0) as sent, coalesce(sum(d.delivered), 0) as delivered,
+  coalesce(sum(d.read), 0) as read, coalesce(sum(d.failed), 0) as failed,
+  coalesce(sum(d.optout), 0) as optout, coalesce(sum(d.income), 0) as income`;
+
+function where(f: ReportFilter): SQL {
+  const parts = [sql`d.day between ${f.from}::date and ${f.to}::date`];
+  if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
+  if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
+  return sql.join(parts, sql` and `);
+}
+
+type Raw = Record<string, string | number | null>;
+const figures = (r: Raw | undefined): ReportFigures => ({
+  sent: Number(r?.sent ?? 0),
+  delivered: Number(r?.delivered ?? 0),
+  read: Number(r?.read ?? 0),
+  failed: Number(r?.failed ?? 0),
+  optout: Number(r?.optout ?? 0),
+  income: Number(r?.income ?? 0),
+});
+
+/**
+ * The report's SQL over the ledger's day rows (account_daily): a page is a slice of at most one
+ * row per account and day, the totals one sum, whatever the message log holds.
+ */
+export class ReportRepo {
+  constructor(
+    private readonly db: Db,
+    private readonly timeZone: string,
+  ) {}
+
+  /** Today in APP_TIMEZONE, 'YYYY-MM-DD'. */
+  async today(): Promise<string> {
+    const [r] = await rows<{ d: string }>(this.db, sql`select ${today(this.timeZone)}::text as d`);
+    return r.d;
+  }
+
+  async totals(f: ReportFilter): Promise<{ rows: number; totals: ReportFigures }> {
+    const [r] = await rows<Raw>(this.db, sql`select count(*) as n, ${FIGURES} from account_daily d where ${where(f)}`);
+    return { rows: Number(r?.n ?? 0), totals: figures(r) };
+  }
+
+  /** Rows newest day first, then by account. */
+  async page(f: ReportFilter, limit: number, offset: number): Promise<ReportRow[]> {
+    const list = await rows<Raw>(
+      this.db,
+      sql`select d.day::text as date, d.user_id, d.whatsapp_id, w.phonenumber,
+                 trim(u.firstname || ' ' || u.lastname) as name,
+                 d.sent, d.delivered, d.read, d.failed, d.optout, d.income
+          from (select * from account_daily d where ${where(f)}
+                order by d.day desc, d.whatsapp_id limit ${limit} offset ${offset}) d
+          join users u on u.id = d.user_id
+          left join whatsapp_accounts w on w.id = d.whatsapp_id
+          order by d.day desc, d.whatsapp_id`,
+    );
+    return list.map((r) => ({
+      date: String(r.date),
+      user_id: Number(r.user_id),
+      whatsapp_id: Number(r.whatsapp_id),
+      phonenumber: (r.phonenumber as string | null) ?? null,
+      name: String(r.name ?? ''),
+      ...figures(r),
+    }));
+  }
+
+  /** What the dashboards draw, for one member or everybody. */
+  async charts(userId: number | null): Promise<ChartsResponse> {
+    const mine = (col: SQL) => (userId === null ? sql`true` : sql`${col} = ${userId}`);
+    const day = today(this.timeZone);
+    const hourly = await rows<Raw>(
+      this.db,
+      sql`select date_trunc('hour', m.created_at) as hour,
+                 count(*) filter (where m.status in ('sent', 'delivered', 'read')) as sent,
+                 count(*) filter (where m.status in ('delivered', 'read')) as delivered,
+                 count(*) filter (where m.status = 'failed') as failed
+          from message_logs m
+          where m.created_at >= now() - interval '7 days' and m.status <> 'pending' and ${mine(sql`m.user_id`)}
+          group by 1 order by 1`,
+    );
+    const accounts = await rows<Raw>(
+      this.db,
+      sql`select d.whatsapp_id, w.phonenumber, sum(d.sent) as sent, sum(d.delivered) as delivered
+          from account_daily d left join whatsapp_accounts w on w.id = d.whatsapp_id
+          where d.day > ${day} - 7 and ${mine(sql`d.user_id`)}
+          group by d.whatsapp_id, w.phonenumber having sum(d.sent) > 0
+          order by sum(d.sent) desc limit 50`,
+    );
+    const income = await rows<Raw>(
+      this.db,
+      userId === null
+        ? sql`select d.day::text as date, sum(d.income + d.referral_income) as income from account_daily d
+              where d.day > ${day} - 30 group by d.day order by d.day`
+        : sql`select x.date, sum(x.income) as income from (
+                select d.day::text as date, d.income from account_daily d where d.day > ${day} - 30 and d.user_id = ${userId}
+                union all
+                select d.day::text, d.referral_income from account_daily d where d.day > ${day} - 30 and d.referrer_id = ${userId}
+              ) x group by x.date order by x.date`,
+    );
+    return {
+      hourly: hourly.map((r) => ({
+        hour: new Date(r.hour as string).toISOString(),
+        sent: Number(r.sent),
+        delivered: Number(r.delivered),
+        failed: Number(r.failed),
+      })),
+      accounts: accounts.map((r) => {
+        const sent = Number(r.sent);
+        const delivered = Number(r.delivered);
+        return {
+          whatsapp_id: Number(r.whatsapp_id),
+          phonenumber: (r.phonenumber as string | null) ?? null,
+          sent,
+          delivered,
+          rate: sent ? Math.round((delivered / sent) * 10_000) / 10_000 : 0,
+        };
+      }),
+      income: income.map((r) => ({ date: String(r.date), income: Number(r.income) })),
+    };
+  }
+
+  /** The owner of an account, or null when there is no such account. */
+  async accountOwner(whatsappId: number): Promise<number | null> {
+    const [r] = await rows<{ user_id: number }>(
+      this.db,
+      sql`select user_id from whatsapp_accounts where id = ${whatsappId}
+          union all select user_id from account_daily where whatsapp_id = ${whatsappId} limit 1`,
+    );
+    return r ? r.user_id : null;
+  }
+}
