@@ -90,6 +90,7 @@ let database: Database;
 let app: Express;
 let infra: ReturnType<typeof createInfra>;
 let member: TestUser;
+let dev: TestUser;
 const workers: Worker[] = [];
 
 beforeAll(async () => {
@@ -104,7 +105,15 @@ beforeAll(async () => {
   const log = createLogger('silent');
   // the API is a producer only: the sessions live in the worker processes
   infra = createInfra(redisUrl, log, prefix);
-  app = createApp({ db: database.db, jwtSecret: TEST_JWT_SECRET, logger: log, dataDir: tmpdir(), ...infra });
+  app = createApp({
+    db: database.db,
+    jwtSecret: TEST_JWT_SECRET,
+    logger: log,
+    dataDir: tmpdir(),
+    ...infra,
+    monitor: { simulator: true },
+  });
+  dev = await createUser(database.db, { role: 'dev' });
   workers.push(startWorker(), startWorker());
   for (const w of workers) {
     await waitFor(async () => w.output().includes('worker ready'), 60_000, `worker ready:\n${w.output()}`);
@@ -289,6 +298,113 @@ describe('a blast across a worker crash', () => {
     expect(m?.income).toBe(m?.fee);
     expect(m?.success).toBeGreaterThan(total * 0.8);
     // the ledger's day rows are exactly what a full recount of the log makes them
+    expect(await storedDaily(database.db)).toEqual(await recountDaily(database.db, DEFAULT_TIMEZONE));
+  }, 180_000);
+});
+
+describe('payout on delivery across a worker crash', () => {
+  it('pays each delivered message exactly once, whichever worker hears its receipt and however often', async () => {
+    await database.db.execute(sql`update settings set payout_on = 'delivered'`);
+    const fresh = startWorker();
+    workers.push(fresh);
+    await waitFor(async () => fresh.output().includes('worker ready'), 60_000, 'the new worker ready');
+    const batch = 600;
+    await database.db.execute(sql`insert into phone_numbers (number, name)
+      select '62878' || lpad(g::text, 8, '0'), 'D' || g from generate_series(1, ${batch}) g`);
+    const accounts = await rows<{ clientid: string }>(database.db, sql`select clientid from whatsapp_accounts`);
+    for (const a of accounts) {
+      const res = await request(app)
+        .post('/api/admin/whatsapp/start-blasting')
+        .set(bearer(member.token))
+        .send({ whatsappClientId: a.clientid });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const ours = sql`target like '62878%'`;
+    await waitFor(
+      async () =>
+        ((
+          await rows<{ n: number }>(
+            database.db,
+            sql`select count(*)::int as n from message_logs where ${ours} and status <> 'pending'`,
+          )
+        )[0]?.n ?? 0) >= 100 || null,
+      30_000,
+      'the blast under way',
+    );
+    // kill the worker holding the most accounts while its messages wait for their receipts
+    const held = await rows<{ worker_id: string }>(database.db, sql`select worker_id from whatsapp_accounts`);
+    const perPid = new Map<number, number>();
+    for (const h of held) {
+      const pid = Number(h.worker_id.split('-').at(-2));
+      perPid.set(pid, (perPid.get(pid) ?? 0) + 1);
+    }
+    const victimPid = [...perPid.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const victim = workers.find((w) => w.child.pid === victimPid && w.child.exitCode === null);
+    victim?.child.kill('SIGKILL');
+    await victim?.exited;
+    await waitFor(
+      async () => {
+        const r = await rows<{ left: number; sending: number }>(
+          database.db,
+          sql`select (select count(*)::int from phone_numbers where last_sent is null) as left,
+                     (select count(*)::int from whatsapp_accounts where status = 'sending') as sending`,
+        );
+        return (r[0]?.left === 0 && r[0]?.sending === 0) || null;
+      },
+      90_000,
+      'every target sent and every blast finished',
+    );
+    await new Promise((r) => setTimeout(r, 2500)); // the survivors' own receipts (SIM_ACK_DELAY_MS 1 s)
+
+    type Money = { paid: number; paid_n: number; due: number; sent_n: number; ref: number };
+    const money = async () =>
+      (
+        await rows<Money>(
+          database.db,
+          sql`select coalesce(sum(fee) filter (where ${ours}), 0)::int as paid,
+                     count(*) filter (where ${ours} and status in ('delivered', 'read'))::int as paid_n,
+                     coalesce(sum(fee_due) filter (where ${ours}), 0)::int as due,
+                     count(*) filter (where ${ours} and status = 'sent')::int as sent_n,
+                     coalesce(sum(fee) filter (where ${ours} and status in ('sent', 'failed', 'unknown')), 0)::int as ref
+              from message_logs`,
+        )
+      )[0] as Money;
+    const before = await money();
+    // paid exactly for what was delivered; what still waits holds its fee
+    expect(before.paid).toBe(before.paid_n * 100);
+    expect(before.ref).toBe(0);
+    expect(before.due).toBe(before.sent_n * 100);
+    // some messages the killed worker sent never got their receipt there
+    expect(before.sent_n).toBeGreaterThan(0);
+
+    // WhatsApp sends the receipts it still owes to whichever worker holds each session now, twice
+    const waiting = await rows<{ wa_message_id: string; clientid: string }>(
+      database.db,
+      sql`select m.wa_message_id, w.clientid from message_logs m join whatsapp_accounts w on w.id = m.whatsapp_id
+          where m.target like '62878%' and m.status = 'sent'`,
+    );
+    for (const round of [1, 2]) {
+      for (const m of waiting) {
+        const res = await request(app)
+          .post(`/api/dev/sim/${m.clientid}`)
+          .set(bearer(dev.token))
+          .send({ action: 'ack', messageId: m.wa_message_id, ack: round === 1 ? 'delivered' : 'read' });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      }
+    }
+    await waitFor(async () => (await money()).sent_n === 0 || null, 20_000, 'every owed receipt settled');
+    const after = await money();
+    expect(after).toEqual({ paid: after.paid_n * 100, paid_n: after.paid_n, due: 0, sent_n: 0, ref: 0 });
+    expect(after.paid).toBe(before.paid + waiting.length * 100);
+    // the accounts' income, the member's balance and the ledger agree with the log to the rupiah
+    const [t] = await rows<{ fees: number; income: number }>(
+      database.db,
+      sql`select (select coalesce(sum(fee), 0)::int from message_logs) as fees,
+                 (select sum(income)::int from whatsapp_accounts) as income`,
+    );
+    expect(t.income).toBe(t.fees);
+    const balance = await request(app).get(`/api/admin/withdraw/balance/${member.id}`).set(bearer(member.token));
+    expect(balance.body.balance).toBe(t.fees);
     expect(await storedDaily(database.db)).toEqual(await recountDaily(database.db, DEFAULT_TIMEZONE));
   }, 180_000);
 });
