@@ -36,6 +36,7 @@ describe('the policy table against the §2 route table', () => {
     ['/bonus/create', 'bonus.give'],
     ['/referral', 'referral.read'],
     ['/withdraw', 'withdraw.request'],
+    ['/report', 'report.read'],
     ['/withdraw/requested', 'withdraw.handle'],
     ['/generator/list', 'tool.manage'],
     ['/validator/list', 'tool.manage'],

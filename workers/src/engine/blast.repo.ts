@@ -33,12 +33,11 @@ export interface BlastPlan {
   payoutOn: PayoutOn;
 }
 
-/** A target number claimed for one send, with the pending message log that holds the claim. */
+/** A target number claimed for one send (its row says in_use = 1, claimed_by = the account). */
 export interface ClaimedTarget {
   id: number;
   number: string;
   name: string;
-  logId: number;
 }
 
 export interface BlastTemplate {
@@ -141,29 +140,24 @@ export async function hasTargets(db: Db): Promise<boolean> {
 
 /**
  * Claims the next target for this account in one statement: the row is locked with SKIP LOCKED
- * (two senders never get the same number), marked in use, and a pending message log records the
- * claim. A claimed number is never claimed again, so no target is messaged twice, even when the
- * worker dies after sending (see `settleAbandoned`).
+ * (two senders never get the same number) and marked in use by this account. The message log row
+ * is written once, with the outcome; until then the claim lives on the target's row. A claimed
+ * number is never claimed again, so no target is messaged twice, even when the worker dies after
+ * sending (see `settleAbandoned`).
  */
-export async function claimTarget(db: Db, userId: number, accountId: number): Promise<ClaimedTarget | null> {
-  const [r] = await preparedRows<{ id: number; number: string; name: string; log_id: number }>(
+export async function claimTarget(db: Db, accountId: number): Promise<ClaimedTarget | null> {
+  const [r] = await preparedRows<ClaimedTarget>(
     db,
     sql`with t as (
           select id from phone_numbers
           where status = 'active' and last_sent is null and in_use = 0
           order by id limit 1
           for update skip locked
-        ), p as (
-          update phone_numbers p set in_use = 1 from t where p.id = t.id
-          returning p.id, p.number, p.name
-        ), l as (
-          insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status)
-          select ${userId}, ${accountId}, p.id, p.number, 'pending' from p
-          returning id, phone_number_id
         )
-        select p.id, p.number, p.name, l.id as log_id from p join l on l.phone_number_id = p.id`,
+        update phone_numbers p set in_use = 1, claimed_by = ${accountId}::int from t where p.id = t.id
+        returning p.id, p.number, p.name`,
   );
-  return r ? { id: r.id, number: r.number, name: r.name, logId: r.log_id } : null;
+  return r ?? null;
 }
 
 /**
@@ -215,22 +209,23 @@ export async function recordOutcome(
     sent_today: number;
   }>(
     db,
-    sql`with l as (
-          update message_logs
-          set status = case when ${s}::int = 1 then 'sent' else 'failed' end,
-              fee = ${paid.fee}::int, fee_due = ${due.fee}::int, template_id = ${o.templateId}::int,
-              referrer_id = ${referralFee > 0 ? o.referrerId : null}::int,
-              referral_fee = ${paid.referral}::int, referral_fee_due = ${due.referral}::int,
-              error = ${o.error}::text, wa_message_id = ${o.waMessageId}::text, text = ${o.text}::text,
-              sent_at = case when ${s}::int = 1 then now() end, created_at = now()
-          where id = ${o.target.logId}::int and status = 'pending'
-          returning id
-        ), p as (
+    sql`with p as (
           update phone_numbers
-          set in_use = 0, last_sent = now(), count_success = count_success + ${s}::int,
+          set in_use = 0, claimed_by = null, last_sent = now(), count_success = count_success + ${s}::int,
               count_fail = count_fail + (1 - ${s}::int)
-          where id = ${o.target.id}::int and exists (select 1 from l)
+          where id = ${o.target.id}::int and in_use = 1 and claimed_by = ${o.accountId}::int
           returning id, count_success, count_fail, last_sent, in_use
+        ), l as (
+          insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, fee, fee_due, template_id,
+            referrer_id, referral_fee, referral_fee_due, error, wa_message_id, text, sent_at)
+          select ${o.userId}::int, ${o.accountId}::int, p.id, ${o.target.number}::text,
+                 case when ${s}::int = 1 then 'sent' else 'failed' end,
+                 ${paid.fee}::int, ${due.fee}::int, ${o.templateId}::int,
+                 ${referralFee > 0 ? o.referrerId : null}::int, ${paid.referral}::int, ${due.referral}::int,
+                 ${o.error}::text, ${o.waMessageId}::text, ${o.text}::text,
+                 case when ${s}::int = 1 then now() end
+          from p
+          returning id
         ), a as (
           ${AccountsRepo.countSendSql(o.accountId, { success: o.success, fee: paid.fee, timeZone: o.timeZone }, sql`exists (select 1 from l)`)}
         ), d as (
@@ -305,36 +300,31 @@ export async function levelGap(db: Db, userId: number): Promise<number | null> {
 }
 
 /** Gives a claim back when the message certainly did not leave (the session was not connected). */
-export async function releaseTarget(db: Db, target: ClaimedTarget): Promise<void> {
-  await db.transaction(async (tx) => {
-    const released = await rows<{ id: number }>(
-      tx as unknown as Db,
-      sql`delete from message_logs where id = ${target.logId} and status = 'pending' returning id`,
-    );
-    if (released.length) await tx.execute(sql`update phone_numbers set in_use = 0 where id = ${target.id}`);
-  });
+export async function releaseTarget(db: Db, accountId: number, target: ClaimedTarget): Promise<void> {
+  await db.execute(sql`update phone_numbers set in_use = 0, claimed_by = null
+                       where id = ${target.id} and in_use = 1 and claimed_by = ${accountId}`);
 }
 
 /**
- * Settles the claims a previous holder of this account left pending (it died between claiming and
+ * Settles the claims a previous holder of this account left (it died between claiming and
  * recording): whether those messages left is unknown, so they are logged 'unknown' (not paid) and
  * their targets count as sent, never to be messaged again. Returns how many there were.
  */
 export async function settleAbandoned(db: Db, accountId: number, timeZone: string): Promise<number> {
   const settled = await rows<{ n: number }>(
     db,
-    sql`with l as (
-          update message_logs
-          set status = 'unknown', error = 'The worker stopped while sending: delivery unknown.'
-          where whatsapp_id = ${accountId} and status = 'pending'
-          returning phone_number_id, user_id, created_at
-        ), p as (
-          update phone_numbers p set in_use = 0, last_sent = coalesce(p.last_sent, now())
-          from l where p.id = l.phone_number_id
-          returning p.id
+    sql`with p as (
+          update phone_numbers p set in_use = 0, claimed_by = null, last_sent = coalesce(p.last_sent, now())
+          where p.in_use = 1 and p.claimed_by = ${accountId}
+          returning p.id, p.number
+        ), l as (
+          insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, error)
+          select w.user_id, w.id, p.id, p.number, 'unknown', 'The worker stopped while sending: delivery unknown.'
+          from p join whatsapp_accounts w on w.id = ${accountId}
+          returning user_id
         ), d as (
           insert into account_daily as d (whatsapp_id, day, user_id, unknown)
-          select ${accountId}, ${dayOf(sql`l.created_at`, timeZone)}, min(l.user_id), count(*) from l group by 2
+          select ${accountId}, ${today(timeZone)}, min(l.user_id), count(*) from l having count(*) > 0
           on conflict (whatsapp_id, day) do update set unknown = d.unknown + excluded.unknown
         )
         select count(*)::int as n from l`,

@@ -126,13 +126,13 @@ export class BlastRunner extends LoopRunner {
       }
       const template = await nextTemplate(db, accountId);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
-      const target = await claimTarget(db, plan.userId, accountId);
+      const target = await claimTarget(db, accountId);
       if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
       await this.deps.emit('progressing', { deviceId, value: target.number, target: target.id });
       await this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } });
 
-      // spintax varies the text per message, seeded by the claim so a message is repeatable
-      const varied = expandSpintax(template.textWa, seededRandom(target.logId));
+      // spintax varies the text per message, seeded by the target so a message is repeatable
+      const varied = expandSpintax(template.textWa, seededRandom(target.id));
       const text = renderPlaceholders(varied, { name: target.name, phoneNumber: target.number });
       let error: string | null = null;
       let sentId: string | null = null;
@@ -147,12 +147,12 @@ export class BlastRunner extends LoopRunner {
         const message = err instanceof Error ? err.message : String(err);
         if (code === 'not_connected' || code === 'refused') {
           // nothing left this account: the number goes back for another sender, the blast ends
-          await releaseTarget(db, target);
+          await releaseTarget(db, accountId, target);
           return this.finish('error_blast', message);
         }
         if (code === 'rate_limited' || code === 'restricted') {
           // WhatsApp refused it for this account: the number goes back, the account rests
-          await releaseTarget(db, target);
+          await releaseTarget(db, accountId, target);
           const reason = code === 'rate_limited' ? SAFETY_TEXTS.rateLimited : SAFETY_TEXTS.restricted(message);
           return this.deps.safety.pause(this.deps.guarded(), reason);
         }

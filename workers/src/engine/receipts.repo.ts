@@ -5,80 +5,91 @@ import { sql } from 'drizzle-orm';
 import type { AckKind } from '../drivers/types';
 import type { ReceiverRow } from './blast.repo';
 
-/** The statuses a receipt moves a log from, and to. */
-const MOVES: Partial<Record<AckKind, { from: string[]; to: string }>> = {
-  delivered: { from: ['sent'], to: 'delivered' },
-  read: { from: ['sent', 'delivered'], to: 'read' },
-  failed: { from: ['sent'], to: 'failed' },
-};
-
-export interface ReceiptResult {
-  /** a log row changed */
-  changed: boolean;
-  /** the target's row, when the receipt changed its counts (a failure after acceptance) */
-  receiver: ReceiverRow | null;
+/** A receipt for one message. */
+export interface Receipt {
+  messageId: string;
+  ack: AckKind;
 }
 
-const NOTHING: ReceiptResult = { changed: false, receiver: null };
+/** The receipts of a batch, one per message: read outranks delivered, either outranks failed; 'server' changes nothing. */
+export function collapse(receipts: Receipt[]): Receipt[] {
+  const rank: Partial<Record<AckKind, number>> = { failed: 1, delivered: 2, read: 3 };
+  const best = new Map<string, AckKind>();
+  for (const r of receipts) {
+    const was = best.get(r.messageId);
+    if (rank[r.ack] === undefined) continue;
+    if (was === undefined || (rank[r.ack] ?? 0) > (rank[was] ?? 0)) best.set(r.messageId, r.ack);
+  }
+  return [...best].map(([messageId, ack]) => ({ messageId, ack }));
+}
+
+export interface ReceiptsResult {
+  /** the message ids whose log row changed */
+  changed: Set<string>;
+  /** the targets whose counts changed (a failure after acceptance) */
+  receivers: ReceiverRow[];
+}
 
 /**
- * Settles a receipt of a blast message on its log row, keyed by the message's WhatsApp id and the
- * account: the row is the truth, so a receipt that arrives after a worker restart, or on another
- * worker, settles the same way, a receipt for an id no log holds changes nothing, and a receipt
- * that comes twice counts once (a status only moves forward). In one statement:
+ * Settles receipts of one account's blast messages on their log rows, keyed by the messages'
+ * WhatsApp ids and the account: the row is the truth, so a receipt that arrives after a worker
+ * restart, or on another worker, settles the same way, a receipt for an id no log holds changes
+ * nothing, and a receipt that comes twice counts once (a status only moves forward: sent →
+ * delivered → read, or sent → failed). One statement for the whole batch:
  * - delivered / read: the times are kept, and a fee held for delivery (payout_on = 'delivered')
  *   is paid to the member and the referrer, exactly once (the due goes to 0 as it is paid);
  * - failed (after WhatsApp accepted it): the message counts as failed on the account, its day and
  *   its target, and a held fee is settled unpaid;
- * - the account's day row of the ledger moves with it (the day the message was sent).
+ * - the account's day rows of the ledger move with them (the day each message was sent).
  * 'server' receipts change nothing: the log's sent_at is the acceptance.
  */
-export async function recordReceipt(
+export async function recordReceipts(
   db: Db,
   accountId: number,
-  messageId: string,
-  ack: AckKind,
+  receipts: Receipt[],
   timeZone: string,
-): Promise<ReceiptResult> {
-  const move = MOVES[ack];
-  if (!move) return NOTHING;
+): Promise<ReceiptsResult> {
+  const batch = collapse(receipts);
+  if (!batch.length) return { changed: new Set(), receivers: [] };
+  const input = JSON.stringify(batch.map((r) => ({ mid: r.messageId, ack: r.ack })));
   const failed = sql`(select count(*) from l where l.status = 'failed')::int`;
   const paid = sql`(select coalesce(sum(l.due), 0) from l where l.status <> 'failed')::int`;
-  const [r] = await preparedRows<{
-    changed: number;
-    r_id: number | null;
-    r_count_success: number | null;
-    r_count_fail: number | null;
-    r_last_sent: Date | string | null;
-    r_in_use: number | null;
-  }>(
+  const [r] = await preparedRows<{ changed: string[] | null; receivers: ReceiverRow[] | null }>(
     db,
-    sql`with o as (
-          select id, status, fee_due, referral_fee_due, created_at, phone_number_id from message_logs
-          where wa_message_id = ${messageId}::text and whatsapp_id = ${accountId}::int
-            and status in ${move.from}
-          limit 1 for update
+    sql`with i as (
+          select * from jsonb_to_recordset(${input}::jsonb) as i(mid text, ack text)
+        ), o as (
+          select m.id, m.status, m.fee_due, m.referral_fee_due, m.created_at, m.phone_number_id, i.ack as next
+          from i join message_logs m on m.wa_message_id = i.mid and m.whatsapp_id = ${accountId}::int
+          where m.status = 'sent' or (i.ack = 'read' and m.status = 'delivered')
+          for update of m
         ), l as (
           update message_logs m
-          set status = ${move.to}::text,
-              delivered_at = case when ${move.to}::text in ('delivered', 'read') then coalesce(m.delivered_at, now()) end,
-              read_at = case when ${move.to}::text = 'read' then coalesce(m.read_at, now()) end,
-              fee = m.fee + case when ${move.to}::text = 'failed' then 0 else o.fee_due end,
-              referral_fee = m.referral_fee + case when ${move.to}::text = 'failed' then 0 else o.referral_fee_due end,
+          set status = o.next,
+              delivered_at = case when o.next in ('delivered', 'read') then coalesce(m.delivered_at, now()) end,
+              read_at = case when o.next = 'read' then coalesce(m.read_at, now()) end,
+              fee = m.fee + case when o.next = 'failed' then 0 else o.fee_due end,
+              referral_fee = m.referral_fee + case when o.next = 'failed' then 0 else o.referral_fee_due end,
               fee_due = 0, referral_fee_due = 0,
-              error = case when ${move.to}::text = 'failed' then 'failed: WhatsApp reported the message undeliverable.' else m.error end
+              error = case when o.next = 'failed' then 'failed: WhatsApp reported the message undeliverable.' else m.error end
           from o where m.id = o.id
-          returning m.status, o.status as was, o.fee_due as due,
+          returning m.wa_message_id, m.status, o.status as was,
+                    case when m.status = 'failed' then 0 else o.fee_due end as due,
                     case when m.status = 'failed' then 0 else o.referral_fee_due end as referral_paid,
-                    o.created_at, o.phone_number_id
+                    ${dayOf(sql`o.created_at`, timeZone)} as day, o.phone_number_id
+        ), x as (
+          select l.day,
+                 count(*) filter (where l.status in ('delivered', 'read') and l.was = 'sent')::int as delivered,
+                 count(*) filter (where l.status = 'read')::int as read,
+                 count(*) filter (where l.status = 'failed')::int as failed,
+                 coalesce(sum(l.due), 0)::int as income, coalesce(sum(l.referral_paid), 0)::int as referral_income
+          from l group by l.day
         ), d as (
           update account_daily d
-          set delivered = d.delivered + (l.status in ('delivered', 'read') and l.was = 'sent')::int,
-              read = d.read + (l.status = 'read')::int,
-              sent = d.sent - (l.status = 'failed')::int, failed = d.failed + (l.status = 'failed')::int,
-              income = d.income + case when l.status = 'failed' then 0 else l.due end,
-              referral_income = d.referral_income + l.referral_paid
-          from l where d.whatsapp_id = ${accountId}::int and d.day = ${dayOf(sql`l.created_at`, timeZone)}
+          set delivered = d.delivered + x.delivered, read = d.read + x.read,
+              sent = d.sent - x.failed, failed = d.failed + x.failed,
+              income = d.income + x.income, referral_income = d.referral_income + x.referral_income
+          from x where d.whatsapp_id = ${accountId}::int and d.day = x.day
         ), a as (
           ${AccountsRepo.countReceiptSql(accountId, failed, paid)}
         ), p as (
@@ -87,22 +98,29 @@ export async function recordReceipt(
           from l where p.id = l.phone_number_id and l.status = 'failed'
           returning p.id, p.count_success, p.count_fail, p.last_sent, p.in_use
         )
-        select (select count(*) from l)::int as changed, p.id as r_id, p.count_success as r_count_success,
-               p.count_fail as r_count_fail, p.last_sent as r_last_sent, p.in_use as r_in_use
-        from (select 1) one left join p on true`,
+        select (select array_agg(l.wa_message_id) from l) as changed,
+               (select json_agg(json_build_object('id', p.id, 'count_success', p.count_success,
+                  'count_fail', p.count_fail, 'last_sent', p.last_sent, 'in_use', p.in_use)) from p) as receivers`,
   );
-  if (!r?.changed) return NOTHING;
-  const receiver =
-    r.r_id === null
-      ? null
-      : {
-          id: r.r_id,
-          count_success: Number(r.r_count_success),
-          count_fail: Number(r.r_count_fail),
-          last_sent: r.r_last_sent ? new Date(r.r_last_sent).toISOString() : null,
-          in_use: Number(r.r_in_use),
-        };
-  return { changed: true, receiver };
+  return {
+    changed: new Set(r?.changed ?? []),
+    receivers: (r?.receivers ?? []).map((p) => ({
+      ...p,
+      last_sent: p.last_sent ? new Date(p.last_sent).toISOString() : null,
+    })),
+  };
+}
+
+/** `recordReceipts` for one receipt: whether its log changed, and the target row it changed. */
+export async function recordReceipt(
+  db: Db,
+  accountId: number,
+  messageId: string,
+  ack: AckKind,
+  timeZone: string,
+): Promise<{ changed: boolean; receiver: ReceiverRow | null }> {
+  const r = await recordReceipts(db, accountId, [{ messageId, ack }], timeZone);
+  return { changed: r.changed.has(messageId), receiver: r.receivers[0] ?? null };
 }
 
 /** An account's figures as `count_synced` tells them: its counts and income, its delivered and read messages. */

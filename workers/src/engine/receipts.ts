@@ -1,7 +1,7 @@
 import { publishToAdmins } from '@wa/core/realtime/publish';
 import type { AckKind } from '../drivers/types';
 import type { LiveSession } from './live-session';
-import { accountFigures, recordReceipt } from './receipts.repo';
+import { accountFigures, type Receipt, recordReceipts } from './receipts.repo';
 import type { SessionRegistry } from './session-registry';
 
 /**
@@ -10,42 +10,74 @@ import type { SessionRegistry } from './session-registry';
  */
 const RETRY_MS = [250, 2000];
 
+/** Receipts wait this long to be settled together, one statement per batch (bench/README.md). */
+const BATCH_MS = 100;
+const BATCH_MAX = 500;
+
 /** `count_synced` goes out at most once this often per account, with the figures at that time. */
 const SYNC_EVERY_MS = 1000;
 
+interface Pending extends Receipt {
+  attempt: number;
+}
+
+interface Batch {
+  items: Pending[];
+  timer: NodeJS.Timeout | null;
+}
+
+const batches = new WeakMap<LiveSession, Batch>();
 const syncTimers = new WeakMap<LiveSession, NodeJS.Timeout>();
 
 /**
- * A receipt of a message a blast sent (§4 count_synced, update_target): settled on its log row;
- * when it changed the account's figures the owner's and admins' lists hear `count_synced` (at most
- * once a second per account), and when it changed a target's counts the admins' phone number list
- * hears `update_target`.
+ * A receipt of a message a blast sent (§4 count_synced, update_target): queued with the session's
+ * other receipts and settled on their log rows in one statement; when they changed the account's
+ * figures the owner's and admins' lists hear `count_synced` (at most once a second per account),
+ * and when one changed a target's counts the admins' phone number list hears `update_target`.
  */
-export async function onReceipt(
-  reg: SessionRegistry,
-  entry: LiveSession,
-  messageId: string,
-  ack: AckKind,
-  attempt = 0,
-): Promise<void> {
-  const accountId = entry.accountId;
-  if (accountId === null) return;
-  const result = await recordReceipt(reg.deps.db, accountId, messageId, ack, reg.deps.timeZone);
-  if (!result.changed) {
-    const delay = RETRY_MS[attempt];
-    if (ack !== 'server' && delay !== undefined) {
-      const timer = setTimeout(() => {
-        if (!reg.isCurrent(entry)) return;
-        onReceipt(reg, entry, messageId, ack, attempt + 1).catch((err) =>
-          reg.deps.log.warn({ err, deviceId: entry.deviceId }, 'receipt not recorded'),
-        );
-      }, delay);
-      timer.unref();
-    }
-    return;
+export function onReceipt(reg: SessionRegistry, entry: LiveSession, messageId: string, ack: AckKind): void {
+  if (entry.accountId === null || ack === 'server') return;
+  enqueue(reg, entry, { messageId, ack, attempt: 0 });
+}
+
+function enqueue(reg: SessionRegistry, entry: LiveSession, item: Pending): void {
+  let batch = batches.get(entry);
+  if (!batch) {
+    batch = { items: [], timer: null };
+    batches.set(entry, batch);
   }
-  if (result.receiver) await publishToAdmins(reg.deps.bus, 'update_target', { receiver: result.receiver });
-  scheduleSync(reg, entry, accountId);
+  batch.items.push(item);
+  if (batch.items.length >= BATCH_MAX) return void flush(reg, entry);
+  if (!batch.timer) {
+    batch.timer = setTimeout(() => void flush(reg, entry), BATCH_MS);
+    batch.timer.unref();
+  }
+}
+
+async function flush(reg: SessionRegistry, entry: LiveSession): Promise<void> {
+  const batch = batches.get(entry);
+  const accountId = entry.accountId;
+  if (!batch || accountId === null) return;
+  if (batch.timer) clearTimeout(batch.timer);
+  batch.timer = null;
+  const items = batch.items;
+  batch.items = [];
+  if (!items.length || !reg.isCurrent(entry)) return;
+  try {
+    const result = await recordReceipts(reg.deps.db, accountId, items, reg.deps.timeZone);
+    for (const item of items) {
+      if (result.changed.has(item.messageId)) continue;
+      const delay = RETRY_MS[item.attempt];
+      if (delay === undefined) continue;
+      setTimeout(() => {
+        if (reg.isCurrent(entry)) enqueue(reg, entry, { ...item, attempt: item.attempt + 1 });
+      }, delay).unref();
+    }
+    for (const receiver of result.receivers) await publishToAdmins(reg.deps.bus, 'update_target', { receiver });
+    if (result.changed.size) scheduleSync(reg, entry, accountId);
+  } catch (err) {
+    reg.deps.log.warn({ err, deviceId: entry.deviceId, receipts: items.length }, 'receipts not recorded');
+  }
 }
 
 function scheduleSync(reg: SessionRegistry, entry: LiveSession, accountId: number): void {
