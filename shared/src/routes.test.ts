@@ -18,6 +18,7 @@ describe('the route table of §2', () => {
     expect(canOpen('admin', '/member/whatsapp')).toBe(true);
     expect(canOpen('admin', '/monitor/realtime')).toBe(false);
     expect(canOpen('dev', '/monitor/realtime')).toBe(true);
+    for (const role of ['member', 'staff', 'dev', 'admin'] as const) expect(canOpen(role, '/report')).toBe(true);
     expect(canOpen('admin', '/no/such/screen')).toBe(false);
   });
 
@@ -43,6 +44,7 @@ describe('the route table of §2', () => {
       '/validator/list',
       '/message',
       '/withdraw/requested',
+      '/report',
       '/bonus',
       '/referral',
       '/level',
@@ -52,6 +54,7 @@ describe('the route table of §2', () => {
     ]);
     expect(menuFor('staff').map((i) => i.path)).toEqual([
       '/withdraw/requested',
+      '/report',
       '/generator/list',
       '/validator/list',
       '/profile',
@@ -60,6 +63,7 @@ describe('the route table of §2', () => {
     expect(menuFor('member').map((i) => i.path)).toEqual([
       '/',
       '/whatsapp',
+      '/report',
       '/withdraw',
       '/bonus',
       '/referral',

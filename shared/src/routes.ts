@@ -18,6 +18,8 @@ export const ROUTE_ROLES: Record<string, readonly Role[]> = {
   '/validator/list': ['dev', 'admin', 'staff'],
   '/validator/create': ['dev', 'admin', 'staff'],
   '/withdraw/requested': ['dev', 'admin', 'staff'],
+  /** issue 11: staff read everybody's report, a member their own */
+  '/report': ['member', 'dev', 'admin', 'staff'],
   '/blaster': ['dev', 'admin'],
   '/phonenumber': ['dev', 'admin'],
   '/phonenumber/create': ['dev', 'admin'],
@@ -66,6 +68,7 @@ const ADMIN_MENU: MenuItem[] = [
   { path: '/validator/list', label: 'Daftar Validator', icon: 'shield-check' },
   { path: '/message', label: 'Template Pesan', icon: 'message-square' },
   { path: '/withdraw/requested', label: 'Permintaan Withdraw', icon: 'banknote' },
+  { path: '/report', label: 'Laporan', icon: 'chart-column' },
   { path: '/bonus', label: 'Bonus', icon: 'gift' },
   { path: '/referral', label: 'Pengguna Referal', icon: 'user-plus' },
   { path: '/level', label: 'Level', icon: 'layers' },
@@ -83,7 +86,7 @@ const DEV_MENU: MenuItem[] = [
   ...ADMIN_MENU.slice(0, 4),
   { path: '/whatsapp', label: 'Akun Whatsapp', icon: 'smartphone' },
   { path: '/blaster', label: 'Blaster', icon: 'send' },
-  ...ADMIN_MENU.slice(4, 12),
+  ...ADMIN_MENU.slice(4, -1),
   { path: '/withdraw', label: 'Withdraw', icon: 'wallet' },
   {
     path: '/monitor',
@@ -96,12 +99,13 @@ const DEV_MENU: MenuItem[] = [
       { path: '/monitor/socket', label: 'Socket', icon: 'activity' },
     ],
   },
-  ADMIN_MENU[12],
+  ADMIN_MENU[ADMIN_MENU.length - 1],
 ];
 
 const MEMBER_MENU: MenuItem[] = [
   { path: '/', label: 'Dashboard', icon: 'layout-dashboard' },
   { path: '/whatsapp', label: 'Akun Whatsapp', icon: 'smartphone' },
+  { path: '/report', label: 'Laporan', icon: 'chart-column' },
   { path: '/withdraw', label: 'Withdraw', icon: 'wallet' },
   { path: '/bonus', label: 'Bonus', icon: 'gift' },
   { path: '/referral', label: 'Pengguna Referal', icon: 'user-plus' },
@@ -111,6 +115,7 @@ const MEMBER_MENU: MenuItem[] = [
 
 const STAFF_MENU: MenuItem[] = [
   { path: '/withdraw/requested', label: 'Permintaan Withdraw', icon: 'banknote' },
+  { path: '/report', label: 'Laporan', icon: 'chart-column' },
   { path: '/generator/list', label: 'Daftar Generator', icon: 'cpu' },
   { path: '/validator/list', label: 'Daftar Validator', icon: 'shield-check' },
   { path: '/profile', label: 'Profile', icon: 'user' },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildDaily } from '../../core/src/ledger/daily';
 import type { TestUser } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/server';
 import { SignInPage } from './pages/sign-in.page';
@@ -41,14 +42,15 @@ beforeAll(async () => {
   const log = (u: TestUser, status: string, when: 'today' | 'yesterday', fee = 0, referralFee = 0) =>
     db.execute(sql`insert into message_logs (user_id, target, status, fee, referrer_id, referral_fee, created_at)
       values (${u.id}, '6281399999999', ${status}, ${fee}, ${referralFee ? referrer.id : null}, ${referralFee}, ${at(when)})`);
-  await log(member, 'success', 'today', 2500, 250);
-  await log(member, 'success', 'today', 2500, 250);
-  await log(member, 'fail', 'today');
+  await log(member, 'sent', 'today', 2500, 250);
+  await log(member, 'sent', 'today', 2500, 250);
+  await log(member, 'failed', 'today');
   await log(member, 'pending', 'today', 2500, 250);
-  await log(member, 'success', 'yesterday', 2500, 250);
-  await log(other, 'success', 'today', 1000);
-  await log(other, 'fail', 'yesterday');
-  await log(other, 'fail', 'yesterday');
+  await log(member, 'sent', 'yesterday', 2500, 250);
+  await log(other, 'sent', 'today', 1000);
+  await log(other, 'failed', 'yesterday');
+  await log(other, 'failed', 'yesterday');
+  await rebuildDaily(db, 'Asia/Jakarta');
   await db.execute(sql`insert into bonuses (user_id, admin_id, nominal, reason)
     values (${member.id}, ${admin.id}, 1000000, 'Juara blast')`);
   await db.execute(sql`insert into withdrawals (user_id, nominal, status)

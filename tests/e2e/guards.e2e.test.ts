@@ -96,6 +96,7 @@ describe('route guards of §2', () => {
         'Daftar Validator',
         'Template Pesan',
         'Permintaan Withdraw',
+        'Laporan',
         'Bonus',
         'Pengguna Referal',
         'Level',
@@ -107,7 +108,16 @@ describe('route guards of §2', () => {
     const member = await visitAs('member', '/');
     await expect
       .poll(() => member.shell.menuLabels())
-      .toEqual(['Dashboard', 'Akun Whatsapp', 'Withdraw', 'Bonus', 'Pengguna Referal', 'Profile', 'Telegram']);
+      .toEqual([
+        'Dashboard',
+        'Akun Whatsapp',
+        'Laporan',
+        'Withdraw',
+        'Bonus',
+        'Pengguna Referal',
+        'Profile',
+        'Telegram',
+      ]);
     const telegram = member.page.getByRole('link', { name: 'Telegram' });
     expect(await telegram.getAttribute('target')).toBe('_blank');
     expect(await member.page.getByTestId('page-title').textContent()).toBe('Dashboard Member');
@@ -115,7 +125,7 @@ describe('route guards of §2', () => {
     const staff = await visitAs('staff', '/profile');
     await expect
       .poll(() => staff.shell.menuLabels())
-      .toEqual(['Permintaan Withdraw', 'Daftar Generator', 'Daftar Validator', 'Profile']);
+      .toEqual(['Permintaan Withdraw', 'Laporan', 'Daftar Generator', 'Daftar Validator', 'Profile']);
     await staff.context.close();
   });
 

@@ -47,7 +47,7 @@ describe('the Content-Security-Policy', () => {
     const { context, page } = await newPage(browser);
     const violations = await watchViolations(page);
     await signInAs(context, server, admin);
-    for (const path of ['/dashboard', '/profile', '/phonenumber', '/message', '/settings', '/member']) {
+    for (const path of ['/dashboard', '/profile', '/phonenumber', '/message', '/settings', '/member', '/report']) {
       await page.goto(`${server.url}${path}`);
       await new ShellPage(page).title().waitFor();
     }

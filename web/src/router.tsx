@@ -26,6 +26,7 @@ import { ProxiesPage } from './features/proxies/proxies-page';
 import { ProxyCreatePage } from './features/proxies/proxy-create-page';
 import { ProxyEditPage } from './features/proxies/proxy-edit-page';
 import { ReferralPage } from './features/referral/referral-page';
+import { ReportPage } from './features/report/report-page';
 import { SCREEN_TITLES, ScreenPage } from './features/screens/screen-page';
 import { SettingsPage } from './features/settings/settings-page';
 import { TemplateFormPage } from './features/templates/template-form-page';
@@ -79,6 +80,7 @@ const PAGES: Record<string, React.ReactNode> = {
   '/referral': <ReferralPage />,
   '/withdraw': <WithdrawPage />,
   '/withdraw/requested': <WithdrawRequestedPage />,
+  '/report': <ReportPage />,
   '/monitor/local': <MonitorPage kind="local" />,
   '/monitor/remote': <MonitorPage kind="remote" />,
   '/monitor/socket': <MonitorPage kind="socket" />,

@@ -103,6 +103,10 @@ export interface MessageLogItem {
   phonenumber: string | null;
   target: string;
   template_id: number | null;
+  /** the start of the template's text (WhatsApp markup), null when the template was deleted */
+  template_text: string | null;
+  /** WhatsApp's id of the sent message (receipts and revokes name it) */
+  wa_message_id: string | null;
   status: MessageLogStatus;
   fee: number;
   /** a fee held until delivery (payout_on 'delivered') */

@@ -14,6 +14,7 @@ export function DataTable<T>({
   loading,
   rowClass,
   expanded,
+  footer,
 }: {
   columns: Column<T>[];
   rows: T[];
@@ -22,6 +23,8 @@ export function DataTable<T>({
   rowClass?(row: T): string;
   /** a detail line under a row, across every column (null: none for this row) */
   expanded?(row: T): ReactNode;
+  /** a closing row (totals), one cell per column; shown only when there are rows */
+  footer?: ReactNode[];
 }) {
   return (
     <div className="overflow-hidden rounded-xl border border-gray-200 bg-white dark:border-white/[0.05] dark:bg-white/[0.03]">
@@ -75,6 +78,21 @@ export function DataTable<T>({
               })
             )}
           </tbody>
+          {footer && rows.length > 0 && (
+            <tfoot className="border-t border-gray-200 bg-gray-50 dark:border-white/[0.05] dark:bg-white/[0.02]">
+              <tr data-row="totals">
+                {columns.map((c, i) => (
+                  <td
+                    // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table
+                    key={i}
+                    className={`px-5 py-3 font-semibold text-gray-800 dark:text-white/90 ${c.className ?? ''}`}
+                  >
+                    {footer[i]}
+                  </td>
+                ))}
+              </tr>
+            </tfoot>
+          )}
         </table>
       </div>
     </div>

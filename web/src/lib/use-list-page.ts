@@ -4,13 +4,20 @@ import { useSearchParams } from 'react-router';
 import { errorText } from '../api/client';
 
 /**
- * A server-paged list whose page lives in ?page= (§9). `refresh` waits the spec's 1 s while
- * showing the syncing flag, then refetches; `remove` drops a row once the server confirmed it;
- * `update` patches rows in place.
+ * A server-paged list whose page lives in ?page= (§9), or in ?{pageParam}= when a screen pages two
+ * lists. `refresh` waits the spec's 1 s while showing the syncing flag, then refetches; `remove`
+ * drops a row once the server confirmed it; `update` patches rows in place. `response` is the last
+ * answer whole, for lists that carry more than rows (the report's totals).
  */
-export function useListPage<T>(fetchPage: (page: number, search: string) => Promise<Paged<T>>, search = '') {
+export function useListPage<R extends Paged<unknown>>(
+  fetchPage: (page: number, search: string) => Promise<R>,
+  search = '',
+  pageParam = 'page',
+) {
+  type T = R['data'][number];
   const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const page = Math.max(1, Number(params.get(pageParam)) || 1);
+  const [response, setResponse] = useState<R | null>(null);
   const [rows, setRows] = useState<T[]>([]);
   const [totalPages, setTotalPages] = useState(1);
   const [total, setTotal] = useState(0);
@@ -26,6 +33,7 @@ export function useListPage<T>(fetchPage: (page: number, search: string) => Prom
     fetchPage(page, search)
       .then((res) => {
         if (!live) return;
+        setResponse(res);
         setRows(res.data);
         setTotalPages(res.meta.totalPages);
         setTotal(res.meta.total);
@@ -45,10 +53,10 @@ export function useListPage<T>(fetchPage: (page: number, search: string) => Prom
   const setPage = useCallback(
     (p: number) => {
       const next = new URLSearchParams(params);
-      next.set('page', String(p));
+      next.set(pageParam, String(p));
       setParams(next);
     },
-    [params, setParams],
+    [params, setParams, pageParam],
   );
   const refresh = useCallback(() => {
     setSyncing(true);
@@ -63,5 +71,5 @@ export function useListPage<T>(fetchPage: (page: number, search: string) => Prom
   const update = useCallback((match: (row: T) => boolean, patch: (row: T) => T) => {
     setRows((rs) => rs.map((r) => (match(r) ? patch(r) : r)));
   }, []);
-  return { page, rows, totalPages, total, loading, syncing, error, setPage, refresh, remove, update };
+  return { page, rows, totalPages, total, loading, syncing, error, response, setPage, refresh, remove, update };
 }

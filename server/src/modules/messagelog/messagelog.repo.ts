@@ -101,12 +101,13 @@ export class MessageLogRepo {
     const list = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
-                 m.target, m.template_id, m.status, m.fee, m.fee_due, m.error, m.created_at, m.sent_at,
-                 m.delivered_at, m.read_at
+                 m.target, m.template_id, left(t.text_wa, 60) as template_text, m.wa_message_id, m.status, m.fee,
+                 m.fee_due, m.error, m.created_at, m.sent_at, m.delivered_at, m.read_at
           from (select * from message_logs m where ${logWhere(f)}
                 order by m.created_at desc, m.id desc limit ${limit} offset ${offset}) m
           join users u on u.id = m.user_id
           left join whatsapp_accounts w on w.id = m.whatsapp_id
+          left join message_templates t on t.id = m.template_id
           order by m.created_at desc, m.id desc`,
     );
     return list.map((r) => ({
@@ -117,6 +118,8 @@ export class MessageLogRepo {
       phonenumber: (r.phonenumber as string | null) ?? null,
       target: String(r.target),
       template_id: r.template_id === null ? null : Number(r.template_id),
+      template_text: (r.template_text as string | null) ?? null,
+      wa_message_id: (r.wa_message_id as string | null) ?? null,
       status: r.status as MessageLogStatus,
       fee: Number(r.fee),
       fee_due: Number(r.fee_due),

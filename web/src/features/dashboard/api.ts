@@ -1,6 +1,7 @@
 import {
   ALL_USERS,
   type BalanceResponse,
+  type ChartsResponse,
   type CounterUser,
   type IncomeResponse,
   type MessageLogCount,
@@ -37,6 +38,8 @@ export const dashboardApi = {
       .totalBonus,
   usersActive: () => call<UsersActiveCount>('/admin/users/active', { fallback: 'Error fetching active members' }),
   proxyCount: () => call<ProxyUseCount>('/admin/proxy/count-use', { fallback: 'Error get Proxy count' }),
+  /** the dashboards' charts (issue 11): a member's own, everybody's for admin and dev */
+  charts: () => call<ChartsResponse>('/admin/report/charts', { fallback: 'Error fetching charts' }),
   phoneCount: () =>
     call<PhoneBlastCount>('/admin/phonenumber/count-blast', { fallback: 'Error fetching Phone Number count' }),
 };

@@ -16,12 +16,15 @@ import {
 } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
 import { Navigate } from 'react-router';
+import { useLiveEvents } from '../../api/use-live-events';
 import { Alert } from '../../components/alert';
 import { Marquee } from '../../components/marquee';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatCard, StatSplit } from '../../components/stat-card';
 import { useAuth } from '../auth/auth-context';
-import { useDashboard } from './use-dashboard';
+import { DashboardCharts } from './dashboard-charts';
+import { type Charts, useCharts } from './use-charts';
+import { type Dashboard, useDashboard } from './use-dashboard';
 
 /** A count in the id-ID style (1.234), or null while unknown. */
 const count = (n: number | undefined) => (n === undefined ? null : n.toLocaleString('id-ID'));
@@ -45,6 +48,17 @@ function Errors({ errors }: { errors: string[] }) {
       ))}
     </Alert>
   );
+}
+
+/** The dashboard's figures and charts, refreshed after live events over one socket. */
+function useLiveDashboard(user: UserDto): Dashboard & { charts: Charts } {
+  const dashboard = useDashboard(user);
+  const charts = useCharts();
+  useLiveEvents((message) => {
+    dashboard.onLive(message);
+    charts.onLive(message);
+  });
+  return { ...dashboard, charts };
 }
 
 type Stat = Omit<ComponentProps<typeof StatCard>, 'children'> & { children?: ReactNode };
@@ -80,7 +94,7 @@ const whatsappStats = (c: { connectedCount: number; disconnectedCount: number } 
 
 /** 'Dashboard Member': greeting, the settings' info banner, and the member's own figures. */
 function MemberDashboard({ user }: { user: UserDto }) {
-  const { values, info, errors } = useDashboard(user);
+  const { values, info, errors, charts } = useLiveDashboard(user);
   return (
     <>
       <PageBreadcrumb title="Dashboard Member" />
@@ -143,6 +157,7 @@ function MemberDashboard({ user }: { user: UserDto }) {
             },
           ]}
         />
+        <DashboardCharts data={charts.data} error={charts.error} income />
       </div>
     </>
   );
@@ -150,7 +165,7 @@ function MemberDashboard({ user }: { user: UserDto }) {
 
 /** 'Dashboard Admin' (admin and dev): the service's figures over every member. */
 function AdminDashboard({ user }: { user: UserDto }) {
-  const { values, errors } = useDashboard(user);
+  const { values, errors, charts } = useLiveDashboard(user);
   const split = (v: { success: number; fail: number } | undefined) => [
     { label: 'Berhasil', value: count(v?.success), tone: 'success' as const },
     { label: 'Gagal', value: count(v?.fail), tone: 'error' as const },
@@ -201,6 +216,7 @@ function AdminDashboard({ user }: { user: UserDto }) {
             },
           ]}
         />
+        <DashboardCharts data={charts.data} error={charts.error} income={false} />
       </div>
     </>
   );

@@ -1,7 +1,7 @@
-import { ALL_USERS, type LiveEvent, type Role, type UserDto } from '@wa/shared';
+import { ALL_USERS, type LiveEvent, type LiveMessage, type Role, type UserDto } from '@wa/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api/client';
-import { useLiveEvents } from '../../api/use-live-events';
+import { useLiveRefresh } from '../../lib/use-live-refresh';
 import { type Analytics, type CachedAnalytics, readAnalytics, writeAnalytics } from './analytics-cache';
 import { dashboardApi } from './api';
 
@@ -9,6 +9,8 @@ import { dashboardApi } from './api';
 const MOVING_EVENTS: ReadonlySet<LiveEvent> = new Set([
   'count_success',
   'count_fail',
+  // receipts move the income and the counts (issue 11)
+  'count_synced',
   'connection.update',
   'authenticated',
   'suspended',
@@ -46,11 +48,14 @@ export interface Dashboard {
   info: string | null;
   /** the messages of the calls that failed in the last refresh */
   errors: string[];
+  /** hand it the page's live messages: account events refresh the figures a few seconds later */
+  onLive(message: LiveMessage): void;
 }
 
 /**
  * The dashboard's figures: shown from the 'analytics' cookie straight away, refreshed from the API
- * on open and again after live account events, each fresh figure written back to the cookie.
+ * on open and again after live account events (the page passes them to `onLive`, so its charts
+ * share the one socket), each fresh figure written back to the cookie.
  */
 export function useDashboard(user: UserDto): Dashboard {
   const { id: userId, role } = user;
@@ -97,20 +102,7 @@ export function useDashboard(user: UserDto): Dashboard {
   }, [member]);
 
   // live updates: one refresh a few seconds after account events, however many arrive meanwhile
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useLiveEvents((message) => {
-    if (!MOVING_EVENTS.has(message.event) || pending.current) return;
-    pending.current = setTimeout(() => {
-      pending.current = null;
-      void refresh();
-    }, LIVE_REFRESH_MS);
-  });
-  useEffect(
-    () => () => {
-      if (pending.current) clearTimeout(pending.current);
-    },
-    [],
-  );
+  const onLive = useLiveRefresh(MOVING_EVENTS, LIVE_REFRESH_MS, () => void refresh());
 
-  return { values, info, errors };
+  return { values, info, errors, onLive };
 }

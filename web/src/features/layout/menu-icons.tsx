@@ -1,6 +1,7 @@
 import {
   Activity,
   Banknote,
+  ChartColumn,
   Cpu,
   Gift,
   Globe,
@@ -28,6 +29,7 @@ export const MENU_ICONS: Record<string, LucideIcon> = {
   'shield-check': ShieldCheck,
   'message-square': MessageSquare,
   banknote: Banknote,
+  'chart-column': ChartColumn,
   gift: Gift,
   'user-plus': UserPlus,
   layers: Layers,

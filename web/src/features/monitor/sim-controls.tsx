@@ -1,4 +1,4 @@
-import type { SimCommand, SimResult } from '@wa/shared';
+import { SIM_ACK_KINDS, type SimCommand, type SimResult } from '@wa/shared';
 import { useState } from 'react';
 import { call, errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -24,14 +24,22 @@ const ACTIONS: { label: string; command: SimCommand }[] = [
   { label: 'Logout', command: { action: 'logout' } },
 ];
 
+type AckKind = (typeof SIM_ACK_KINDS)[number];
+const ACK_LABELS: Record<AckKind, string> = { delivered: 'Terkirim', read: 'Dibaca', failed: 'Gagal' };
+
+const fieldLabel = 'flex flex-col gap-1 text-xs text-gray-600 dark:text-gray-400';
+
 /**
  * The dev monitor's simulator controls for one account (WA_DRIVER=sim only): delete the last
- * blast message, make sends fail, ban, drop the connection, or have a target reply, so each
- * account-safety rule can be watched acting on the account's row.
+ * blast message, make sends fail, ban, drop the connection, have a target reply, or send a
+ * message's receipt (delivered, read, failed), so each account-safety and payout rule can be
+ * watched acting on the account's row.
  */
 export function SimControls({ deviceId, onDone }: { deviceId: string; onDone(): void }) {
   const [from, setFrom] = useState('');
   const [text, setText] = useState('STOP');
+  const [messageId, setMessageId] = useState('');
+  const [ack, setAck] = useState<AckKind>('delivered');
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const run = async (label: string, command: SimCommand) => {
     setResult(null);
@@ -60,13 +68,49 @@ export function SimControls({ deviceId, onDone }: { deviceId: string; onDone(): 
         ))}
       </div>
       <form
+        className="mb-3 flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(`Tanda ${ACK_LABELS[ack]}`, { action: 'ack', messageId: messageId.trim(), ack });
+        }}
+      >
+        <label className={fieldLabel}>
+          ID pesan WhatsApp
+          <input
+            name="messageId"
+            value={messageId}
+            onChange={(e) => setMessageId(e.target.value)}
+            placeholder="wa_message_id"
+            className={inputClass}
+          />
+        </label>
+        <label className={fieldLabel}>
+          Tanda terima
+          <select
+            name="ack"
+            value={ack}
+            onChange={(e) => setAck(SIM_ACK_KINDS.find((k) => k === e.target.value) ?? 'delivered')}
+            className={inputClass}
+          >
+            {SIM_ACK_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {ACK_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" size="sm" disabled={!messageId.trim()}>
+          Kirim tanda terima
+        </Button>
+      </form>
+      <form
         className="flex flex-wrap items-end gap-2"
         onSubmit={(e) => {
           e.preventDefault();
           void run('Balasan', { action: 'reply', from, text });
         }}
       >
-        <label className="flex flex-col gap-1 text-xs text-gray-600 dark:text-gray-400">
+        <label className={fieldLabel}>
           Balasan dari nomor
           <input
             name="from"
@@ -76,7 +120,7 @@ export function SimControls({ deviceId, onDone }: { deviceId: string; onDone(): 
             className={inputClass}
           />
         </label>
-        <label className="flex flex-col gap-1 text-xs text-gray-600 dark:text-gray-400">
+        <label className={fieldLabel}>
           Teks
           <input name="text" value={text} onChange={(e) => setText(e.target.value)} className={inputClass} />
         </label>

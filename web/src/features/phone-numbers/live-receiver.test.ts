@@ -26,6 +26,17 @@ describe('receiverChange', () => {
     });
   });
 
+  it('reads update_target: the counts a failure receipt moved, or an opt-out', () => {
+    expect(
+      receiverChange({ event: 'update_target', payload: { receiver: { id: 5, count_success: 0, count_fail: 1 } } }),
+    ).toEqual({ key: 5, patch: { count_success: 0, count_fail: 1 } });
+    expect(receiverChange({ event: 'update_target', payload: { receiver: { id: 6, status: 'optout' } } })).toEqual({
+      key: 6,
+      patch: { status: 'optout' },
+    });
+    expect(receiverChange({ event: 'update_target', payload: { receiver: { id: 6, status: 'weird' } } })).toBeNull();
+  });
+
   it('ignores account events without a receiver, and receivers without the counted value', () => {
     expect(receiverChange({ event: 'count_success', payload: { deviceId: 'd', value: 3 } })).toBeNull();
     expect(receiverChange({ event: 'count_success', payload: { receiver: { id: 1 } } })).toBeNull();

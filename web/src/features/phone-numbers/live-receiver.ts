@@ -1,4 +1,4 @@
-import type { LiveMessage, PhoneNumberDto } from '@wa/shared';
+import { type LiveMessage, PHONE_STATUSES, type PhoneNumberDto, type PhoneStatus } from '@wa/shared';
 import type { FlashFlags, LiveChange } from '../../lib/use-live-list';
 
 /** A target number's row: the number and its two count flashes. */
@@ -11,7 +11,7 @@ export function toPhoneRow(dto: PhoneNumberDto): PhoneRow {
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
- * Reads count_success, count_fail and in_use events on 'client-admin' (payload.receiver: id,
+ * Reads count_success, count_fail, in_use and update_target events on 'client-admin' (payload.receiver: id,
  * count_success, count_fail, last_sent, in_use) as a change to the number's row (§4 Phone number
  * rows), the moved count flashing; null for anything else.
  */
@@ -39,6 +39,17 @@ export function receiverChange(message: LiveMessage): LiveChange<PhoneRow> | nul
     }
     case 'in_use':
       return inUse === undefined ? null : { key: id, patch };
+    case 'update_target': {
+      // a failure receipt moved its counts, or the target opted out (status)
+      const success = num(r.count_success);
+      const fail = num(r.count_fail);
+      if (success !== undefined) patch.count_success = success;
+      if (fail !== undefined) patch.count_fail = fail;
+      if (typeof r.status === 'string' && (PHONE_STATUSES as readonly string[]).includes(r.status)) {
+        patch.status = r.status as PhoneStatus;
+      }
+      return Object.keys(patch).length ? { key: id, patch } : null;
+    }
     default:
       return null;
   }

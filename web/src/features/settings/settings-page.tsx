@@ -1,4 +1,4 @@
-import { type SettingDto, settingsBody } from '@wa/shared';
+import { PAYOUT_ON, type PayoutOn, type SettingDto, settingsBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { call, errorText, settingsApi } from '../../api/client';
 import { Alert } from '../../components/alert';
@@ -9,6 +9,12 @@ import { SuccessDialog } from '../../components/success-dialog';
 import { useSubmit } from '../../lib/use-submit';
 
 type Form = Record<keyof SettingDto, string>;
+
+/** When a member earns a message's fee, in the screen's words. */
+const PAYOUT_LABELS: Record<PayoutOn, string> = {
+  accepted: 'Saat diterima WhatsApp',
+  delivered: 'Saat terkirim ke penerima',
+};
 
 /** /settings 'Form Pengaturan' (§2, §3 Setting, §5: every field required). */
 export function SettingsPage() {
@@ -131,6 +137,42 @@ export function SettingsPage() {
               'Kata Opt-out',
               'Balasan yang persis salah satu kata ini (pisahkan koma) tidak dikirimi lagi',
             )}
+          </fieldset>
+          <fieldset className="space-y-4 border-t border-gray-200 pt-4 dark:border-gray-800">
+            <legend className="pt-4 text-base font-semibold text-gray-800 dark:text-white/90">Pembayaran</legend>
+            <p className="text-sm text-gray-500 dark:text-gray-400">
+              Kapan member mendapat fee sebuah pesan: begitu WhatsApp menerimanya, atau baru setelah pesan sampai ke
+              penerima.
+            </p>
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+              <div>
+                <label
+                  htmlFor="payout_on"
+                  className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400"
+                >
+                  Fee Dibayar
+                </label>
+                <select
+                  id="payout_on"
+                  name="payout_on"
+                  className={inputClass}
+                  value={form.payout_on}
+                  onChange={(e) => edit('payout_on', e.target.value)}
+                >
+                  {PAYOUT_ON.map((p) => (
+                    <option key={p} value={p}>
+                      {PAYOUT_LABELS[p]}
+                    </option>
+                  ))}
+                </select>
+                {errors.payout_on && <p className="mt-1.5 text-xs text-red-500">{errors.payout_on}</p>}
+              </div>
+              {num(
+                'undelivered_window_hours',
+                'Batas Tunggu Terkirim (jam)',
+                'Bila fee dibayar saat terkirim: pesan yang belum sampai setelah sekian jam tidak dibayar (1 sampai 720)',
+              )}
+            </div>
           </fieldset>
           <SaveButton saving={submit.saving} />
         </form>
