@@ -262,3 +262,42 @@ describe('GET /api/admin/messagelog/list-per-page', () => {
     expect(search.body.msg).toBe('search must be (the start of) a phone number.');
   });
 });
+
+describe('deep pages of the message log', () => {
+  it('seek their day through the day rows and show exactly what an offset into the log shows', async () => {
+    const db = h.database.db;
+    const heavy = await createUser(db, { role: 'member', firstname: 'Heavy' });
+    const acc = await account(heavy, '6281100009999');
+    // 1,600 logs over 4 days, 400 a day, of all statuses; some share a created_at
+    await db.execute(sql`
+      insert into message_logs (user_id, whatsapp_id, target, status, fee, created_at)
+      select ${heavy.id}, ${acc}, '62858' || lpad(g::text, 7, '0'),
+             (array['sent', 'delivered', 'read', 'failed', 'unknown'])[1 + g % 5],
+             case when g % 5 < 3 then 100 else 0 end,
+             (((${today}::date - g % 4) + time '08:00') at time zone ${DEFAULT_TIMEZONE}::text) + (g / 3) * interval '1 second'
+      from generate_series(1, 1600) g`);
+    await rebuildDaily(db, DEFAULT_TIMEZONE);
+    const expected = async (offset: number, status?: string) =>
+      (
+        await q<{ id: number }>(
+          sql`select id from message_logs where user_id = ${heavy.id} and status <> 'pending'
+              ${status ? sql`and status = ${status}` : sql``}
+              order by created_at desc, id desc limit 20 offset ${offset}`,
+        )
+      ).map((r) => r.id);
+    for (const page of [1, 51, 60, 61, 79, 80]) {
+      const res = await get(`/messagelog/list-per-page?user_id=${heavy.id}&page=${page}`, admin);
+      expect(res.body.meta).toMatchObject({ total: 1600, totalPages: 80 });
+      expect(
+        res.body.data.map((l: { id: number }) => l.id),
+        `page ${page}`,
+      ).toEqual(await expected((page - 1) * 20));
+    }
+    // a status filter seeks by that status's count per day
+    const failed = await get(`/messagelog/list-per-page?user_id=${heavy.id}&status=failed&page=16`, admin);
+    expect(failed.body.meta).toMatchObject({ total: 320, totalPages: 16 });
+    expect(failed.body.data.map((l: { id: number }) => l.id)).toEqual(await expected(300, 'failed'));
+    // past the end: an empty page
+    expect((await get(`/messagelog/list-per-page?user_id=${heavy.id}&page=81`, admin)).body.data).toEqual([]);
+  });
+});

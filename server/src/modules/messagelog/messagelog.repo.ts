@@ -35,6 +35,9 @@ export interface LogFilter {
   search?: string;
 }
 
+/** From this offset on, a page seeks its day through the day rows rather than walk the index. */
+const SEEK_FROM = 1000;
+
 /** A search or 'pending' is counted on the log itself, up to this many (the page count says at least). */
 export const LOG_COUNT_CAP = 10_000;
 
@@ -96,15 +99,41 @@ export class MessageLogRepo {
     return { total: Math.min(n, LOG_COUNT_CAP), capped: n > LOG_COUNT_CAP };
   }
 
-  /** A page of logs, newest first. */
-  async logPage(f: LogFilter, limit: number, offset: number): Promise<MessageLogItem[]> {
+  /**
+   * Where a deep page starts, from the day rows: the newest day whose logs reach past `offset`
+   * and how many newer logs come before it. The page then reads the log from that day's end with a
+   * small offset instead of walking `offset` rows of an index. Null when the day rows cannot say
+   * (a search, 'pending') or the offset is past the end.
+   */
+  private async seek(f: LogFilter, offset: number, timeZone: string): Promise<{ end: SQL; before: number } | null> {
+    if (f.search || f.status === 'pending') return null;
+    const parts = [sql`true`];
+    if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
+    if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
+    const [r] = await rows<{ day: string; before: string | number }>(
+      this.db,
+      sql`select day::text as day, before from (
+            select day, n, coalesce(sum(n) over (order by day desc rows between unbounded preceding and 1 preceding), 0) as before
+            from (select d.day, ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d
+                  where ${sql.join(parts, sql` and `)} group by d.day) x
+          ) y where before <= ${offset} and before + n > ${offset} order by day desc limit 1`,
+    );
+    if (!r) return null;
+    return { end: sql`((${r.day}::date + 1)::timestamp at time zone ${timeZone}::text)`, before: Number(r.before) };
+  }
+
+  /** A page of logs, newest first; a deep page seeks its day through the day rows (`seek`). */
+  async logPage(f: LogFilter, limit: number, offset: number, timeZone: string): Promise<MessageLogItem[]> {
+    const at = offset >= SEEK_FROM ? await this.seek(f, offset, timeZone) : null;
+    const until = at ? sql` and m.created_at < ${at.end}` : sql``;
+    const skip = at ? offset - at.before : offset;
     const list = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
                  m.target, m.template_id, left(t.text_wa, 60) as template_text, m.wa_message_id, m.status, m.fee,
                  m.fee_due, m.error, m.created_at, m.sent_at, m.delivered_at, m.read_at
-          from (select * from message_logs m where ${logWhere(f)}
-                order by m.created_at desc, m.id desc limit ${limit} offset ${offset}) m
+          from (select * from message_logs m where ${logWhere(f)}${until}
+                order by m.created_at desc, m.id desc limit ${limit} offset ${skip}) m
           join users u on u.id = m.user_id
           left join whatsapp_accounts w on w.id = m.whatsapp_id
           left join message_templates t on t.id = m.template_id
