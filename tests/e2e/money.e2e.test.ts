@@ -2,6 +2,7 @@ import { WITHDRAW_MINIMUM_MSG, WITHDRAW_REQUESTED_MSG } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildDaily } from '../../core/src/ledger/daily';
 import type { TestUser } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/server';
 import { launchBrowser, newPage, signInAs } from './support/browser';
@@ -33,8 +34,10 @@ beforeAll(async () => {
   });
   // Wulan earned Rp 50.000 blasting and Rp 1.500 from Dimas's blasts
   await server.db.execute(sql`insert into message_logs (user_id, target, status, fee, referrer_id, referral_fee) values
-    (${member.id}, '6281300000001', 'success', 50000, null, 0),
-    (${referred.id}, '6281300000002', 'success', 15000, ${member.id}, 1500)`);
+    (${member.id}, '6281300000001', 'sent', 50000, null, 0),
+    (${referred.id}, '6281300000002', 'sent', 15000, ${member.id}, 1500)`);
+  // written around the engine: the ledger's day rows are recounted from the logs
+  await rebuildDaily(server.db, 'Asia/Jakarta');
 });
 afterAll(async () => {
   await browser?.close();
