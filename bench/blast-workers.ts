@@ -13,7 +13,7 @@
 // target, count on the account — from as many clients as accounts, unprepared and prepared.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
@@ -64,7 +64,8 @@ function startWorker(): { child: ChildProcess; out: () => string; dataDir: strin
       SIM_SEND_LATENCY_MS: '0',
       SIM_SEND_FAIL_RATE: '0',
       WA_BLAST_SECOND_MS: '1',
-      LOG_LEVEL: 'warn',
+      // 'worker ready' is an info line
+      LOG_LEVEL: 'info',
     },
   });
   let out = '';
@@ -111,6 +112,29 @@ function pgbench(mode: 'simple' | 'prepared', clients: number, secs: number): nu
   return m ? Math.round(Number(m[1])) : 0;
 }
 
+/** CPU seconds a process used so far (utime + stime from /proc). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every PostgreSQL process on this machine (the database's share of the run). */
+function postgresCpu(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function main() {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -127,7 +151,9 @@ async function main() {
   const app = createApp({ db, jwtSecret: TEST_JWT_SECRET, logger: log, dataDir: tmpdir(), ...infra });
   const workers = Array.from({ length: WORKERS }, startWorker);
   try {
-    for (const w of workers) await waitFor(async () => w.out().includes('worker ready'), 60_000, 'worker ready');
+    for (const w of workers) {
+      await waitFor(async () => w.out().includes('worker ready'), 60_000, `worker ready:\n${w.out()}`);
+    }
     const authenticated = new Map<string, (info: Record<string, string>) => void>();
     await infra.bus.subscribe(`ws:client-${member.id}`, (m) => {
       const msg = m as { event: string; payload: { deviceId: string; clientInfo: Record<string, string> } };
@@ -176,9 +202,16 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000)); // warm-up
     const n0 = await settled();
     const t0 = performance.now();
+    const cpu0 = { workers: workers.map((w) => cpuSeconds(w.child.pid)), pg: postgresCpu(), me: process.cpuUsage() };
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     const n1 = await settled();
     const secs = (performance.now() - t0) / 1000;
+    const me = process.cpuUsage(cpu0.me);
+    const cpu = {
+      workers: workers.map((w, i) => Math.round(((cpuSeconds(w.child.pid) - (cpu0.workers[i] ?? 0)) / secs) * 100)),
+      postgres: Math.round(((postgresCpu() - cpu0.pg) / secs) * 100),
+      api: Math.round(((me.user + me.system) / 1e6 / secs) * 100),
+    };
     for (const c of clientIds) {
       await request(app)
         .post('/api/admin/whatsapp/stop-blasting')
@@ -213,6 +246,7 @@ async function main() {
         targets: TARGETS,
         seconds: Number(secs.toFixed(1)),
         messagesPerSecond: Math.round((n1 - n0) / secs),
+        cpuPercentOfOneCore: cpu,
         sentTwice: check?.twice,
         claimsLeft: check?.in_use,
         receiptedShare: Number(((check?.receipted ?? 0) / Math.max(1, check?.logs ?? 1)).toFixed(3)),

@@ -219,11 +219,14 @@ describe('a blast', () => {
     await clearTargets();
   });
 
-  it('a claim a dead worker left is settled as unknown: that number is never messaged again', async () => {
-    const [orphan, ...rest] = await seedTargets(5, '13');
-    // what a worker that died between claiming and recording leaves behind: the claim on the target
+  it('a started claim a dead worker left is settled as unknown and never messaged; its claims not started go back', async () => {
+    const [orphan, ahead, ...others] = await seedTargets(5, '13');
+    const rest = [ahead, ...others];
+    // what a worker that died between claiming and recording leaves behind: the claim whose send
+    // had begun, and one claimed ahead that had not
     await h.database.db.execute(
-      sql`update phone_numbers set in_use = 1, claimed_by = ${mine.id} where number = ${orphan}`,
+      sql`update phone_numbers set in_use = 1, claimed_by = ${mine.id}, claim_started = (number = ${orphan})
+          where number in (${orphan}, ${ahead})`,
     );
     const done = nextEvent(h, `client-${member.id}`, 'finished', 10_000);
     expect((await start(member, mine)).status).toBe(200);

@@ -132,6 +132,21 @@ export class AccountsRepo {
   }
 
   /**
+   * `countSend` for many accounts at once, one row each in `source` (acc, s: 1 accepted / 0 failed,
+   * fee paid), for the blast's batched outcome statement. Returns each account's figures with its id.
+   */
+  static countSendsSql(source: SQL, timeZone: string): SQL {
+    return sql`update whatsapp_accounts w
+          set count_success = w.count_success + c.s, count_fail = w.count_fail + (1 - c.s),
+              income = w.income + c.fee,
+              fail_streak = case when c.s = 1 then 0 else w.fail_streak + 1 end,
+              sent_today = case when w.sent_day_end > now() then w.sent_today + 1 else 1 end,
+              sent_day_end = ${localDayEnd(timeZone)}, updated_at = now()
+          from (${source}) c where w.id = c.acc
+          returning w.id, w.count_success, w.count_fail, w.income, w.fail_streak, w.sent_today`;
+  }
+
+  /**
    * A receipt changed a blast message's outcome on its account: a failure reported after WhatsApp
    * accepted the message moves it from the success count to the fail count, and a fee paid on
    * delivery adds to the income. The account's figures after it, as `count_synced` tells them.

@@ -71,14 +71,19 @@ const statementNames = new Map<string, string>();
 export async function preparedRows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   const client = (db as unknown as { $client: unknown }).$client;
   if (!(client instanceof pg.Pool)) return rows<T>(db, query);
+  const result = await client.query(named(db, query));
+  return result.rows as T[];
+}
+
+/** A query as a named (prepared) statement: named by its text, so each connection plans it once. */
+function named(db: Db, query: ReturnType<typeof sql>): pg.QueryConfig {
   const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query);
   let name = statementNames.get(text);
   if (!name) {
     name = `wa_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
     statementNames.set(text, name);
   }
-  const result = await client.query({ name, text, values: params });
-  return result.rows as T[];
+  return { name, text, values: params };
 }
 
 /** A connection that runs plain SQL inside one transaction, on either driver. */

@@ -451,6 +451,8 @@ class SimSession implements WhatsAppSession {
   }
 
   private wait(ms: number): Promise<void> {
+    // no latency: no timer either (a timer waits at least 1 ms, which a blast at full speed notices)
+    if (ms <= 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const op: PendingOp = {
         timer: setTimeout(() => {

@@ -7,6 +7,7 @@ import { publishToAdmins, publishToOwnerAndAdmins } from '@wa/core/realtime/publ
 import type { AccountSafety, GuardedAccount } from './account-safety';
 import { BlastRunner } from './blast';
 import { emitFor, type LiveSession } from './live-session';
+import type { OutcomeBatcher } from './outcome-batcher';
 
 /** The account the loops run for, as its session knows it (`accountId` is set once it is saved). */
 export type LoopAccount = Pick<LiveSession, 'deviceId' | 'userId' | 'accountId' | 'session'>;
@@ -39,6 +40,8 @@ export interface LoopDeps {
   safety: AccountSafety;
   /** APP_TIMEZONE: the calendar of daily caps and the hours of the send window */
   timeZone: string;
+  /** records the blasts' outcomes, many accounts' in one transaction */
+  outcomes: OutcomeBatcher;
 }
 
 /**
@@ -74,6 +77,7 @@ export class AccountLoops {
         secondMs: this.deps.secondMs,
         safety: this.deps.safety,
         timeZone: this.deps.timeZone,
+        outcomes: this.deps.outcomes,
         guarded: () => guardedAccount(this.deps.bus, this.live, this),
       },
       { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },

@@ -2,9 +2,9 @@ import { AccountsRepo, type SendCounts } from '@wa/core/accounts/accounts.repo';
 import { DAILY_CAP, SENT_TODAY } from '@wa/core/accounts/daily-cap';
 import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
 import { type Db, preparedRows, rows } from '@wa/core/db/client';
-import { dayOf, today } from '@wa/core/ledger/daily';
+import { today } from '@wa/core/ledger/daily';
 import type { PayoutOn } from '@wa/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 
 /** What a blast needs to know about its account before each message. */
 export interface BlastPlan {
@@ -115,18 +115,30 @@ export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | 
   };
 }
 
+/** An active template with how often this account sent it. */
+export interface UsedTemplate extends BlastTemplate {
+  uses: number;
+}
+
 /**
- * The active template this account used least so far: templates take turns on every account (the
- * account's own use counts, so accounts never wait on each other's template rows).
+ * The active templates with this account's own use counts: the blast takes the one it used least
+ * (templates take turns on every account, and accounts never wait on each other's template rows).
  */
-export async function nextTemplate(db: Db, accountId: number): Promise<BlastTemplate | null> {
-  const [t] = await preparedRows<{ id: number; media: string | null; text_wa: string }>(
+export async function activeTemplates(db: Db, accountId: number): Promise<UsedTemplate[]> {
+  const list = await preparedRows<{ id: number; media: string | null; text_wa: string; uses: number }>(
     db,
-    sql`select t.id, t.media, t.text_wa from message_templates t
-        left join template_uses u on u.template_id = t.id and u.whatsapp_id = ${accountId}
-        where t.status = 'active' order by coalesce(u.uses, 0), t.id limit 1`,
+    sql`select t.id, t.media, t.text_wa, coalesce(u.uses, 0)::int as uses from message_templates t
+        left join template_uses u on u.template_id = t.id and u.whatsapp_id = ${accountId}::int
+        where t.status = 'active' order by t.id`,
   );
-  return t ? { id: t.id, media: t.media, textWa: t.text_wa } : null;
+  return list.map((t) => ({ id: t.id, media: t.media, textWa: t.text_wa, uses: Number(t.uses) }));
+}
+
+/** The template used least (the first of them by id): templates take turns. */
+export function leastUsed(templates: UsedTemplate[]): UsedTemplate | null {
+  let best: UsedTemplate | null = null;
+  for (const t of templates) if (!best || t.uses < best.uses) best = t;
+  return best;
 }
 
 /** Whether any target is left to blast (active, never sent to, not claimed). */
@@ -139,114 +151,162 @@ export async function hasTargets(db: Db): Promise<boolean> {
 }
 
 /**
- * Claims the next target for this account in one statement: the row is locked with SKIP LOCKED
- * (two senders never get the same number) and marked in use by this account. The message log row
- * is written once, with the outcome; until then the claim lives on the target's row. A claimed
- * number is never claimed again, so no target is messaged twice, even when the worker dies after
- * sending (see `settleAbandoned`).
+ * Claims the next `n` targets for this account in one statement: the rows are locked with SKIP
+ * LOCKED (two senders never get the same number) and marked in use by this account. The first is
+ * marked started (claim_started): its send may begin once this commits; each outcome marks the
+ * next one started in its own statement (`recordOutcome`'s `next`). So a blast at full speed
+ * commits about once per message, and a worker that dies leaves at most one started claim, which
+ * the next holder logs as unknown and never sends again; the others go back to the pool (see
+ * `settleAbandoned`). The message log row is written once, with the outcome.
  */
-export async function claimTarget(db: Db, accountId: number): Promise<ClaimedTarget | null> {
-  const [r] = await preparedRows<ClaimedTarget>(
+export async function claimTargets(db: Db, accountId: number, n: number): Promise<ClaimedTarget[]> {
+  const list = await preparedRows<ClaimedTarget>(
     db,
     sql`with t as (
           select id from phone_numbers
           where status = 'active' and last_sent is null and in_use = 0
-          order by id limit 1
+          order by id limit ${n}::int
           for update skip locked
         )
-        update phone_numbers p set in_use = 1, claimed_by = ${accountId}::int from t where p.id = t.id
+        update phone_numbers p
+        set in_use = 1, claimed_by = ${accountId}::int, claim_started = (p.id = (select min(id) from t))
+        from t where p.id = t.id
         returning p.id, p.number, p.name`,
   );
-  return r ?? null;
+  return list.sort((a, b) => a.id - b.id);
 }
 
-/**
- * Records a send's outcome in one statement (atomic without a transaction, one round trip, planned
- * once per connection): the log becomes sent (with the member's fee and the referrer's share, paid
- * now or held until delivery by `payoutOn`) or failed; the target is marked sent; the account's
- * counters, its day row of the ledger and its template use move. Every row written belongs to
- * this account or this target, so accounts never wait on each other. Returns null when the claim
- * was already settled elsewhere (a worker that took the account over after this one stalled):
- * nothing is counted twice.
- */
-export async function recordOutcome(
-  db: Db,
-  o: {
-    target: ClaimedTarget;
-    userId: number;
-    accountId: number;
-    templateId: number;
-    success: boolean;
-    fee: number;
-    referrerId: number | null;
-    referralFee: number;
-    payoutOn: PayoutOn;
-    error: string | null;
-    /** WhatsApp's id of the sent message (rule #1 and receipts name it) */
-    waMessageId: string | null;
-    /** the text that was sent */
-    text: string;
-    /** APP_TIMEZONE, whose calendar day the daily cap and the ledger count */
-    timeZone: string;
-  },
-): Promise<{ receiver: ReceiverRow; account: AccountCounts } | null> {
+/** What the blast knows of a send when it records its outcome. */
+export interface OutcomeInput {
+  target: ClaimedTarget;
+  userId: number;
+  accountId: number;
+  templateId: number;
+  success: boolean;
+  fee: number;
+  referrerId: number | null;
+  referralFee: number;
+  payoutOn: PayoutOn;
+  error: string | null;
+  /** WhatsApp's id of the sent message (rule #1 and receipts name it) */
+  waMessageId: string | null;
+  /** the text that was sent */
+  text: string;
+  /** APP_TIMEZONE, whose calendar day the daily cap and the ledger count */
+  timeZone: string;
+  /** the account's next claimed target: marked started in the same statement */
+  next: number | null;
+}
+
+/** A recorded outcome: the target's row and the account's figures after it. */
+export interface Outcome {
+  receiver: ReceiverRow;
+  account: AccountCounts;
+  /** the next claim was marked started */
+  nextStarted: boolean;
+}
+
+export type OutcomeRow = {
+  k: number;
+  r_id: number;
+  r_count_success: number;
+  r_count_fail: number;
+  r_last_sent: Date | string | null;
+  r_in_use: number;
+  count_success: number;
+  count_fail: number;
+  income: number | string;
+  fail_streak: number;
+  sent_today: number;
+  next_started: boolean;
+};
+
+/** One outcome as the statement reads it (jsonb_to_recordset). */
+function outcomeRecord(o: OutcomeInput, k: number) {
   const s = o.success ? 1 : 0;
   const fee = o.success ? o.fee : 0;
   const referralFee = o.success && o.referrerId !== null ? o.referralFee : 0;
   const now = o.payoutOn === 'accepted';
-  const paid = { fee: now ? fee : 0, referral: now ? referralFee : 0 };
-  const due = { fee: now ? 0 : fee, referral: now ? 0 : referralFee };
-  const [r] = await preparedRows<{
-    r_id: number;
-    r_count_success: number;
-    r_count_fail: number;
-    r_last_sent: Date | string | null;
-    r_in_use: number;
-    count_success: number;
-    count_fail: number;
-    income: number | string;
-    fail_streak: number;
-    sent_today: number;
-  }>(
-    db,
-    sql`with p as (
-          update phone_numbers
-          set in_use = 0, claimed_by = null, last_sent = now(), count_success = count_success + ${s}::int,
-              count_fail = count_fail + (1 - ${s}::int)
-          where id = ${o.target.id}::int and in_use = 1 and claimed_by = ${o.accountId}::int
-          returning id, count_success, count_fail, last_sent, in_use
+  return {
+    k,
+    acc: o.accountId,
+    usr: o.userId,
+    target: o.target.id,
+    num: o.target.number,
+    tpl: o.templateId,
+    s,
+    fee: now ? fee : 0,
+    fee_due: now ? 0 : fee,
+    ref: referralFee > 0 ? o.referrerId : null,
+    ref_fee: now ? referralFee : 0,
+    ref_due: now ? 0 : referralFee,
+    referrer: o.referrerId,
+    error: o.error,
+    wa: o.waMessageId,
+    body: o.text,
+    next: o.next,
+  };
+}
+
+/**
+ * The statement that records sends' outcomes, one per account (atomic without a transaction, one
+ * round trip for the whole batch, planned once per connection): each log row is written (sent,
+ * with the member's fee and the referrer's share paid now or held until delivery by `payoutOn`; or
+ * failed); each target is marked sent; each account's counters, its day row of the ledger and its
+ * template use move, and its next claim is marked started. Every row written belongs to one
+ * account or its target, so accounts never wait on each other. An outcome whose claim was already
+ * settled elsewhere (a worker that took the account over after this one stalled) writes nothing
+ * and returns no row: nothing is counted twice. At most one outcome per account: the day and
+ * template rows are upserted once per statement.
+ */
+export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
+  const input = JSON.stringify(list.map(outcomeRecord));
+  return sql`with i as (
+          select * from jsonb_to_recordset(${input}::jsonb) as i(k int, acc int, usr int, target int, num text,
+            tpl int, s int, fee int, fee_due int, ref int, ref_fee int, ref_due int, referrer int, error text,
+            wa text, body text, next int)
+        ), p as (
+          update phone_numbers p
+          set in_use = 0, claimed_by = null, claim_started = false, last_sent = now(),
+              count_success = p.count_success + i.s, count_fail = p.count_fail + (1 - i.s)
+          from i where p.id = i.target and p.in_use = 1 and p.claimed_by = i.acc
+          returning i.k, p.id, p.count_success, p.count_fail, p.last_sent, p.in_use
+        ), x as (
+          select i.* from i join p on p.k = i.k
         ), l as (
           insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, fee, fee_due, template_id,
             referrer_id, referral_fee, referral_fee_due, error, wa_message_id, text, sent_at)
-          select ${o.userId}::int, ${o.accountId}::int, p.id, ${o.target.number}::text,
-                 case when ${s}::int = 1 then 'sent' else 'failed' end,
-                 ${paid.fee}::int, ${due.fee}::int, ${o.templateId}::int,
-                 ${referralFee > 0 ? o.referrerId : null}::int, ${paid.referral}::int, ${due.referral}::int,
-                 ${o.error}::text, ${o.waMessageId}::text, ${o.text}::text,
-                 case when ${s}::int = 1 then now() end
-          from p
-          returning id
+          select x.usr, x.acc, x.target, x.num, case when x.s = 1 then 'sent' else 'failed' end,
+                 x.fee, x.fee_due, x.tpl, x.ref, x.ref_fee, x.ref_due, x.error, x.wa, x.body,
+                 case when x.s = 1 then now() end
+          from x
         ), a as (
-          ${AccountsRepo.countSendSql(o.accountId, { success: o.success, fee: paid.fee, timeZone: o.timeZone }, sql`exists (select 1 from l)`)}
+          ${AccountsRepo.countSendsSql(sql`select acc, s, fee from x`, timeZone)}
         ), d as (
           insert into account_daily as d (whatsapp_id, day, user_id, referrer_id, sent, failed, income, referral_income)
-          select ${o.accountId}::int, ${today(o.timeZone)}, ${o.userId}::int, ${o.referrerId}::int,
-                 ${s}::int, 1 - ${s}::int, ${paid.fee}::int, ${paid.referral}::int
-          from l
+          select x.acc, ${today(timeZone)}, x.usr, x.referrer, x.s, 1 - x.s, x.fee, x.ref_fee from x
           on conflict (whatsapp_id, day) do update
           set sent = d.sent + excluded.sent, failed = d.failed + excluded.failed,
               income = d.income + excluded.income, referral_income = d.referral_income + excluded.referral_income,
               referrer_id = coalesce(excluded.referrer_id, d.referrer_id)
+        ), n as (
+          update phone_numbers q set claim_started = true
+          from x where q.id = x.next and q.in_use = 1 and q.claimed_by = x.acc
+          returning q.id
         ), u as (
           insert into template_uses as u (template_id, whatsapp_id, uses)
-          select ${o.templateId}::int, ${o.accountId}::int, 1 from l
+          select x.tpl, x.acc, 1 from x
           on conflict (template_id, whatsapp_id) do update set uses = u.uses + 1
         )
-        select p.id as r_id, p.count_success as r_count_success, p.count_fail as r_count_fail,
+        select x.k, p.id as r_id, p.count_success as r_count_success, p.count_fail as r_count_fail,
                p.last_sent as r_last_sent, p.in_use as r_in_use,
-               a.count_success, a.count_fail, a.income, a.fail_streak, a.sent_today
-        from p, a`,
-  );
+               a.count_success, a.count_fail, a.income, a.fail_streak, a.sent_today,
+               coalesce(x.next in (select id from n), false) as next_started
+        from x join p on p.k = x.k join a on a.id = x.acc`;
+}
+
+/** The outcome as the statement returned it; null when the claim was already settled elsewhere. */
+export function toOutcome(r: OutcomeRow | undefined): Outcome | null {
   if (!r) return null;
   return {
     receiver: {
@@ -263,7 +323,26 @@ export async function recordOutcome(
       fail_streak: r.fail_streak,
       sent_today: r.sent_today,
     },
+    nextStarted: r.next_started === true,
   };
+}
+
+/**
+ * Records sends' outcomes, at most one per account, in one statement (see `outcomesSql`): the
+ * outcome of each, null where its claim was settled elsewhere. The blast records through an
+ * OutcomeBatcher, which gathers the outcomes of the worker's accounts into one call.
+ */
+export async function recordOutcomes(db: Db, list: OutcomeInput[], timeZone: string): Promise<Array<Outcome | null>> {
+  if (!list.length) return [];
+  const found = await preparedRows<OutcomeRow>(db, outcomesSql(list, timeZone));
+  const byK = new Map(found.map((r) => [Number(r.k), r]));
+  return list.map((_, k) => toOutcome(byK.get(k)));
+}
+
+/** One send's outcome (see `recordOutcomes`). */
+export async function recordOutcome(db: Db, o: OutcomeInput): Promise<Outcome | null> {
+  const [outcome] = await recordOutcomes(db, [o], o.timeZone);
+  return outcome ?? null;
 }
 
 /** The member's level now and the next one up (§2 Level), and their accepted messages, as SQL steps. */
@@ -284,10 +363,15 @@ const LEVEL_STEPS = (userId: number) => sql`
  * count is the member's day rows, so it stays cheap however many messages a member has sent; the
  * blast asks when its own count says the requirement is reached (see BlastRunner).
  */
-export async function promote(db: Db, userId: number): Promise<void> {
-  await db.execute(sql`with ${LEVEL_STEPS(userId)}
-    update users set level_id = nxt.id from nxt, n
-    where users.id = ${userId} and n.c >= nxt.requirement_blast`);
+export async function promote(db: Db, userId: number): Promise<boolean> {
+  const r = await rows<{ id: number }>(
+    db,
+    sql`with ${LEVEL_STEPS(userId)}
+        update users set level_id = nxt.id from nxt, n
+        where users.id = ${userId} and n.c >= nxt.requirement_blast
+        returning users.id`,
+  );
+  return r.length > 0;
 }
 
 /** How many more accepted messages the member needs for the next level; null when there is none. */
@@ -299,23 +383,29 @@ export async function levelGap(db: Db, userId: number): Promise<number | null> {
   return r ? Number(r.gap) : null;
 }
 
-/** Gives a claim back when the message certainly did not leave (the session was not connected). */
-export async function releaseTarget(db: Db, accountId: number, target: ClaimedTarget): Promise<void> {
-  await db.execute(sql`update phone_numbers set in_use = 0, claimed_by = null
-                       where id = ${target.id} and in_use = 1 and claimed_by = ${accountId}`);
+/** Gives claims back: messages that certainly did not leave (not sent yet, or the session was not connected). */
+export async function releaseTargets(db: Db, accountId: number, targets: ClaimedTarget[]): Promise<void> {
+  if (!targets.length) return;
+  await db.execute(sql`update phone_numbers set in_use = 0, claimed_by = null, claim_started = false
+                       where id in ${targets.map((t) => t.id)} and in_use = 1 and claimed_by = ${accountId}`);
 }
 
 /**
  * Settles the claims a previous holder of this account left (it died between claiming and
- * recording): whether those messages left is unknown, so they are logged 'unknown' (not paid) and
- * their targets count as sent, never to be messaged again. Returns how many there were.
+ * recording): a started one may have left, so it is logged 'unknown' (not paid) and its target
+ * counts as sent, never to be messaged again; the others had not started and go back to the pool.
+ * Returns how many were logged unknown.
  */
 export async function settleAbandoned(db: Db, accountId: number, timeZone: string): Promise<number> {
+  // a claimed number is active and not sent yet: phone_numbers_unblasted_idx finds it
+  const mine = sql`p.status = 'active' and p.last_sent is null and p.in_use = 1 and p.claimed_by = ${accountId}`;
+  await db.execute(sql`update phone_numbers p set in_use = 0, claimed_by = null where ${mine} and not p.claim_started`);
   const settled = await rows<{ n: number }>(
     db,
     sql`with p as (
-          update phone_numbers p set in_use = 0, claimed_by = null, last_sent = coalesce(p.last_sent, now())
-          where p.in_use = 1 and p.claimed_by = ${accountId}
+          update phone_numbers p set in_use = 0, claimed_by = null, claim_started = false,
+                 last_sent = coalesce(p.last_sent, now())
+          where ${mine} and p.claim_started
           returning p.id, p.number
         ), l as (
           insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, error)

@@ -16,21 +16,34 @@ import {
 import { type DriverState, type MediaFile, SendError, type WhatsAppSession } from '../drivers/types';
 import type { AccountSafety, GuardedAccount } from './account-safety';
 import {
+  activeTemplates,
   type BlastPlan,
   blastPlan,
   type ClaimedTarget,
-  claimTarget,
+  claimTargets,
+  leastUsed,
   levelGap,
-  nextTemplate,
   promote,
-  recordOutcome,
-  releaseTarget,
+  releaseTargets,
   settleAbandoned,
+  type UsedTemplate,
 } from './blast.repo';
 import { LoopRunner } from './loop-runner';
+import type { OutcomeBatcher } from './outcome-batcher';
 
 /** A blast waiting for its hours or its scheduled start looks at its row again this often. */
 const WAIT_STEP_MS = 60_000;
+
+/**
+ * The loop reads its account's plan (the run switch, fee, intervals, cap, window) and the active
+ * templates again after this long, and after every wait: two statements a second instead of two
+ * per message. A stop, a pause, a suspension or a lost connection reach the loop directly (device
+ * command, safety rule, session state); the row is the fallback, read within this time.
+ */
+const PLAN_TTL_MS = 1000;
+
+/** Targets a blast at zero interval claims at a time (see claimTargets). */
+const CLAIM_AHEAD = 10;
 
 /**
  * The member's level (§2 Level): the loop counts down the messages the member still needs and asks
@@ -69,6 +82,8 @@ export interface BlastDeps {
   /** APP_TIMEZONE: the calendar of the daily cap and the hours of the send window */
   timeZone: string;
   guarded: () => GuardedAccount;
+  /** records the outcomes, many accounts' in one transaction */
+  outcomes: OutcomeBatcher;
 }
 
 /** The account a blast runs for, as its holder knows it. */
@@ -87,6 +102,10 @@ export interface BlastAccount {
  * member's fee in one transaction, publish the counts, wait a random interval in [min, max] s.
  */
 export class BlastRunner extends LoopRunner {
+  /** targets claimed ahead and not sent yet; the first is marked started (see claimTargets) */
+  private claims: ClaimedTarget[] = [];
+  /** the plan and templates as last read, and when */
+  private cached: { plan: BlastPlan; templates: UsedTemplate[]; at: number } | null = null;
   /** accepted messages the member still needs for the next level (undefined: not asked yet; null: no next level) */
   private levelGap: number | null | undefined;
   /** accepted messages since the level was last asked (LEVEL_CHECK_EVERY) */
@@ -102,13 +121,28 @@ export class BlastRunner extends LoopRunner {
   protected async run(): Promise<void> {
     const { db, log } = this.deps;
     const { deviceId, accountId } = this.account;
-    // levels may have changed since the last run: ask again at its first message
+    // levels and the plan may have changed since the last run: read them again
     this.levelGap = undefined;
+    this.cached = null;
     const abandoned = await settleAbandoned(db, accountId, this.deps.timeZone);
     if (abandoned) log.warn({ deviceId, abandoned }, 'settled sends a previous holder left pending');
+    try {
+      await this.loop();
+    } finally {
+      // claimed ahead and not sent: back to the pool
+      const unsent = this.claims;
+      this.claims = [];
+      await releaseTargets(db, accountId, unsent);
+    }
+  }
+
+  private async loop(): Promise<void> {
+    const { db } = this.deps;
+    const { deviceId, accountId } = this.account;
     let announced = false;
     while (!this.stopping) {
-      const plan = await blastPlan(db, accountId);
+      const current = await this.current();
+      const plan = current?.plan;
       // stopped (the API said so and told the browsers), or no longer connected (the state event did)
       if (plan?.status !== 'sending' || plan.state !== 'connected' || plan.suspended) return;
       if (!announced) {
@@ -124,12 +158,17 @@ export class BlastRunner extends LoopRunner {
         await this.waitFor(wait);
         continue;
       }
-      const template = await nextTemplate(db, accountId);
+      const template = leastUsed(current?.templates ?? []);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
-      const target = await claimTarget(db, accountId);
+      // at full speed claims go ten at a time (one commit for ten); paced blasts claim one by one
+      if (!this.claims.length)
+        this.claims = await claimTargets(db, accountId, plan.intervalMax === 0 ? CLAIM_AHEAD : 1);
+      const target = this.claims.shift();
       if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
-      await this.deps.emit('progressing', { deviceId, value: target.number, target: target.id });
-      await this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } });
+      await Promise.all([
+        this.deps.emit('progressing', { deviceId, value: target.number, target: target.id }),
+        this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } }),
+      ]);
 
       // spintax varies the text per message, seeded by the target so a message is repeatable
       const varied = expandSpintax(template.textWa, seededRandom(target.id));
@@ -147,18 +186,18 @@ export class BlastRunner extends LoopRunner {
         const message = err instanceof Error ? err.message : String(err);
         if (code === 'not_connected' || code === 'refused') {
           // nothing left this account: the number goes back for another sender, the blast ends
-          await releaseTarget(db, accountId, target);
+          await releaseTargets(db, accountId, [target]);
           return this.finish('error_blast', message);
         }
         if (code === 'rate_limited' || code === 'restricted') {
           // WhatsApp refused it for this account: the number goes back, the account rests
-          await releaseTarget(db, accountId, target);
+          await releaseTargets(db, accountId, [target]);
           const reason = code === 'rate_limited' ? SAFETY_TEXTS.rateLimited : SAFETY_TEXTS.restricted(message);
           return this.deps.safety.pause(this.deps.guarded(), reason);
         }
         error = `${code}: ${message}`;
       }
-      const streak = await this.record(plan, template.id, target, { error, sentId, text });
+      const streak = await this.record(plan, template, target, { error, sentId, text });
       if (streak !== null && streak >= plan.failStreakPause) {
         return this.deps.safety.pause(this.deps.guarded(), SAFETY_TEXTS.failStreak(streak));
       }
@@ -175,18 +214,18 @@ export class BlastRunner extends LoopRunner {
   /** Records a send's outcome and tells the lists; the account's failure streak after it (null: settled elsewhere). */
   private async record(
     plan: BlastPlan,
-    templateId: number,
+    template: UsedTemplate,
     target: ClaimedTarget,
     sent: { error: string | null; sentId: string | null; text: string },
   ): Promise<number | null> {
     const { deviceId, accountId } = this.account;
     const { error } = sent;
     const success = error === null;
-    const outcome = await recordOutcome(this.deps.db, {
+    const outcome = await this.deps.outcomes.record({
       target,
       userId: plan.userId,
       accountId,
-      templateId,
+      templateId: template.id,
       success,
       fee: plan.fee,
       referrerId: plan.referrerId,
@@ -196,17 +235,42 @@ export class BlastRunner extends LoopRunner {
       waMessageId: sent.sentId,
       text: sent.text,
       timeZone: this.deps.timeZone,
+      next: this.claims[0]?.id ?? null,
     });
-    if (!outcome) return null;
+    if (!outcome) {
+      // the claim was settled elsewhere (another holder took the account over): so are the others
+      this.claims = [];
+      return null;
+    }
+    // a claim whose send cannot be marked started goes back rather than risk a double send later
+    if (this.claims.length && !outcome.nextStarted) {
+      const unsent = this.claims;
+      this.claims = [];
+      await releaseTargets(this.deps.db, accountId, unsent);
+    }
+    // what the row now says, kept in the plan until it is read again
+    template.uses += 1;
+    plan.sentToday = outcome.account.sent_today;
     if (success) await this.countTowardsLevel(plan.userId);
     const { account, receiver } = outcome;
     const event = success ? 'count_success' : 'count_fail';
     const value = success ? account.count_success : account.count_fail;
     // the member's list gets the account's count; the admins' also the target number's row (§4)
     const { income, sent_today } = account;
-    await this.deps.emit(event, { deviceId, value, income, sent_today }, false);
-    await this.deps.emitAdmins(event, { deviceId, value, income, sent_today, receiver });
+    await Promise.all([
+      this.deps.emit(event, { deviceId, value, income, sent_today }, false),
+      this.deps.emitAdmins(event, { deviceId, value, income, sent_today, receiver }),
+    ]);
     return account.fail_streak;
+  }
+
+  /** The plan and templates, read again when PLAN_TTL_MS has passed. */
+  private async current(): Promise<{ plan: BlastPlan; templates: UsedTemplate[] } | null> {
+    if (this.cached && Date.now() - this.cached.at < PLAN_TTL_MS) return this.cached;
+    const { db } = this.deps;
+    const plan = await blastPlan(db, this.account.accountId);
+    this.cached = plan ? { plan, templates: await activeTemplates(db, this.account.accountId), at: Date.now() } : null;
+    return this.cached;
   }
 
   /** One more accepted message towards the member's next level; promotes when it is reached. */
@@ -217,7 +281,8 @@ export class BlastRunner extends LoopRunner {
     this.sinceLevelCheck += 1;
     const reached = this.levelGap !== null && this.levelGap <= 0;
     if (!reached && this.sinceLevelCheck < LEVEL_CHECK_EVERY) return;
-    if (reached) await promote(db, userId);
+    // a new level brings its fee: the plan is read again for the next message
+    if (reached && (await promote(db, userId))) this.cached = null;
     this.levelGap = await levelGap(db, userId);
     this.sinceLevelCheck = 0;
   }
@@ -232,6 +297,7 @@ export class BlastRunner extends LoopRunner {
       until,
     });
     await this.sleep(Math.min(ms, WAIT_STEP_MS));
+    this.cached = null;
   }
 
   private async finish(event: 'finished' | 'error_blast', message: string): Promise<void> {

@@ -11,6 +11,7 @@ import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountSafety } from './account-safety';
 import { LeaseSweeper } from './lease-sweeper';
 import { LoginsRepo } from './logins.repo';
+import { OutcomeBatcher } from './outcome-batcher';
 import { SessionRegistry } from './session-registry';
 
 export { OPEN_SESSION_JOB, type OpenSessionJob };
@@ -88,6 +89,7 @@ export class SessionHost {
       log: o.log,
       accounts,
       safety,
+      outcomes: new OutcomeBatcher(o.db, o.log),
       logins: this.logins,
       workerId: this.workerId,
       leaseMs: o.leaseMs ?? d.leaseMs,

@@ -11,6 +11,7 @@ import { onDeviceRequest } from './device-commands';
 import { onDriverEvent } from './driver-events';
 import { emitFor, type HeldState, type LiveSession } from './live-session';
 import type { LoginsRepo } from './logins.repo';
+import type { OutcomeBatcher } from './outcome-batcher';
 import { parseProxy } from './proxy';
 import { stopSends } from './send.repo';
 
@@ -31,6 +32,8 @@ export interface RegistryDeps {
   /** APP_TIMEZONE: the calendar of daily caps and the hours of the send window */
   timeZone: string;
   safety: AccountSafety;
+  /** records the blasts' outcomes, many accounts' in one transaction */
+  outcomes: OutcomeBatcher;
 }
 
 /**

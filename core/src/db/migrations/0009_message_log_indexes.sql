@@ -8,7 +8,9 @@ CREATE INDEX "message_logs_referrer_idx" ON "message_logs" USING btree ("referre
 ALTER TABLE "message_logs" SET (fillfactor = 90);
 --> statement-breakpoint
 ALTER TABLE "phone_numbers" ADD COLUMN "claimed_by" integer;--> statement-breakpoint
-CREATE INDEX "phone_numbers_claimed_idx" ON "phone_numbers" USING btree ("claimed_by") WHERE "phone_numbers"."in_use" = 1;--> statement-breakpoint
+ALTER TABLE "phone_numbers" ADD COLUMN "claim_started" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+-- room on each page for a claim's new row version (in_use and claimed_by are in no index: HOT)
+ALTER TABLE "phone_numbers" SET (fillfactor = 90);--> statement-breakpoint
 -- a claim now lives on its target until the outcome is logged; claims an older worker left as
 -- pending logs are settled as unknown (whether they left is unknown), their targets as sent
 WITH m AS (

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -21,8 +22,14 @@ export const phoneNumbers = pgTable(
     name: text('name').notNull().default(''),
     status: text('status').notNull().default('active'),
     inUse: integer('in_use').notNull().default(0),
-    /** the account whose blast claimed the number (in_use = 1) and has not recorded the send yet */
+    /**
+     * the account whose blast claimed the number (in_use = 1) and has not recorded the send yet.
+     * Not indexed, so a claim changes no index (a HOT update); a new holder finds a dead one's
+     * claims through phone_numbers_unblasted_idx, since a claimed number is not sent yet.
+     */
     claimedBy: integer('claimed_by'),
+    /** the claim's send may have begun: a dead holder's started claim is logged unknown, the others released */
+    claimStarted: boolean('claim_started').notNull().default(false),
     countSuccess: integer('count_success').notNull().default(0),
     countFail: integer('count_fail').notNull().default(0),
     lastSent: timestamp('last_sent', { withTimezone: true }),
@@ -34,8 +41,6 @@ export const phoneNumbers = pgTable(
     // the blast claims the next active number not yet sent to: partial index keeps that cheap
     index('phone_numbers_unblasted_idx').on(t.id).where(sql`${t.status} = 'active' and ${t.lastSent} is null`),
     index('phone_numbers_status_idx').on(t.status, t.id),
-    // the claims of an account's blast in flight (a new holder settles those of a dead one)
-    index('phone_numbers_claimed_idx').on(t.claimedBy).where(sql`${t.inUse} = 1`),
     // name search is a case-insensitive prefix match, served by this index
     index('phone_numbers_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
   ],
