@@ -25,3 +25,7 @@ INSERT INTO "account_daily" AS d ("whatsapp_id", "day", "user_id", "unknown")
   SELECT coalesce(m."whatsapp_id", -m."user_id"), (m."created_at" AT TIME ZONE 'Asia/Jakarta')::date, min(m."user_id"), count(*)
   FROM m GROUP BY 1, 2
   ON CONFLICT ("whatsapp_id", "day") DO UPDATE SET "unknown" = d."unknown" + EXCLUDED."unknown";
+--> statement-breakpoint
+-- the report's order: newest day first, then the account
+DROP INDEX "account_daily_day_idx";--> statement-breakpoint
+CREATE INDEX "account_daily_day_account_idx" ON "account_daily" USING btree ("day" DESC NULLS LAST,"whatsapp_id");

@@ -104,7 +104,8 @@ export const accountDaily = pgTable(
     primaryKey({ columns: [t.whatsappId, t.day] }),
     index('account_daily_user_day_idx').on(t.userId, t.day),
     index('account_daily_referrer_day_idx').on(t.referrerId, t.day),
-    index('account_daily_day_idx').on(t.day),
+    // the report's order (newest day first, then the account): a page is cut from the index
+    index('account_daily_day_account_idx').on(t.day.desc(), t.whatsappId),
   ],
 );
 

@@ -77,20 +77,26 @@ export class MessageLogRepo {
   }
 
   /**
-   * How many logs a list filter matches: from the day rows (exact, a few hundred rows however many
-   * messages), or for a search or 'pending' from the log itself, capped at LOG_COUNT_CAP.
+   * How many logs a list filter matches on each day, newest day first, from the day rows (exact, a
+   * few hundred rows however many messages); null for a search or 'pending', which they cannot say.
+   * One pass serves both the page count and where a deep page starts.
    */
-  async logCount(f: LogFilter): Promise<{ total: number; capped: boolean }> {
-    if (!f.search && f.status !== 'pending') {
-      const parts = [sql`true`];
-      if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
-      if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
-      const [r] = await rows<{ n: string | number | null }>(
-        this.db,
-        sql`select ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d where ${sql.join(parts, sql` and `)}`,
-      );
-      return { total: Number(r?.n ?? 0), capped: false };
-    }
+  async logDays(f: LogFilter): Promise<Array<{ day: string; n: number }> | null> {
+    if (f.search || f.status === 'pending') return null;
+    const parts = [sql`true`];
+    if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
+    if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
+    const list = await rows<{ day: string; n: string | number }>(
+      this.db,
+      sql`select d.day::text as day, ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d
+          where ${sql.join(parts, sql` and `)} group by d.day order by d.day desc`,
+    );
+    return list.map((r) => ({ day: r.day, n: Number(r.n) })).filter((r) => r.n > 0);
+  }
+
+  /** How many logs a list filter matches: the day rows' sum, or for a search or 'pending' the log's own count, capped at LOG_COUNT_CAP. */
+  async logCount(f: LogFilter, days: Array<{ n: number }> | null): Promise<{ total: number; capped: boolean }> {
+    if (days) return { total: days.reduce((a, d) => a + d.n, 0), capped: false };
     const [r] = await rows<{ n: number }>(
       this.db,
       sql`select count(*)::int as n from (select 1 from message_logs m where ${logWhere(f)} limit ${LOG_COUNT_CAP + 1}) x`,
@@ -100,40 +106,49 @@ export class MessageLogRepo {
   }
 
   /**
-   * Where a deep page starts, from the day rows: the newest day whose logs reach past `offset`
-   * and how many newer logs come before it. The page then reads the log from that day's end with a
-   * small offset instead of walking `offset` rows of an index. Null when the day rows cannot say
-   * (a search, 'pending') or the offset is past the end.
+   * A page of logs, newest first. A deep page (from SEEK_FROM) finds through `days` the day it
+   * starts in, and reads the log from that day's end with a small offset instead of walking the
+   * whole offset of an index; a page that lies in the older half of its day reads it from the
+   * day's start instead, so no page walks more than half a day of logs.
    */
-  private async seek(f: LogFilter, offset: number, timeZone: string): Promise<{ end: SQL; before: number } | null> {
-    if (f.search || f.status === 'pending') return null;
-    const parts = [sql`true`];
-    if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
-    if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
-    const [r] = await rows<{ day: string; before: string | number }>(
-      this.db,
-      sql`select day::text as day, before from (
-            select day, n, coalesce(sum(n) over (order by day desc rows between unbounded preceding and 1 preceding), 0) as before
-            from (select d.day, ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d
-                  where ${sql.join(parts, sql` and `)} group by d.day) x
-          ) y where before <= ${offset} and before + n > ${offset} order by day desc limit 1`,
-    );
-    if (!r) return null;
-    return { end: sql`((${r.day}::date + 1)::timestamp at time zone ${timeZone}::text)`, before: Number(r.before) };
-  }
-
-  /** A page of logs, newest first; a deep page seeks its day through the day rows (`seek`). */
-  async logPage(f: LogFilter, limit: number, offset: number, timeZone: string): Promise<MessageLogItem[]> {
-    const at = offset >= SEEK_FROM ? await this.seek(f, offset, timeZone) : null;
-    const until = at ? sql` and m.created_at < ${at.end}` : sql``;
-    const skip = at ? offset - at.before : offset;
+  async logPage(
+    f: LogFilter,
+    limit: number,
+    offset: number,
+    timeZone: string,
+    days: Array<{ day: string; n: number }> | null,
+  ): Promise<MessageLogItem[]> {
+    let range = sql``;
+    let skip = offset;
+    let reverse = false;
+    if (days && offset >= SEEK_FROM) {
+      let before = 0;
+      const at = days.find((d) => {
+        if (offset < before + d.n) return true;
+        before += d.n;
+        return false;
+      });
+      if (!at) return [];
+      const dayStart = sql`(${at.day}::date::timestamp at time zone ${timeZone}::text)`;
+      const dayEnd = sql`((${at.day}::date + 1)::timestamp at time zone ${timeZone}::text)`;
+      const within = offset - before;
+      if (within > at.n / 2 && within + limit <= at.n) {
+        reverse = true;
+        range = sql` and m.created_at >= ${dayStart} and m.created_at < ${dayEnd}`;
+        skip = at.n - within - limit;
+      } else {
+        range = sql` and m.created_at < ${dayEnd}`;
+        skip = within;
+      }
+    }
+    const order = reverse ? sql`m.created_at, m.id` : sql`m.created_at desc, m.id desc`;
     const list = await rows<Record<string, unknown>>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
                  m.target, m.template_id, left(t.text_wa, 60) as template_text, m.wa_message_id, m.status, m.fee,
                  m.fee_due, m.error, m.created_at, m.sent_at, m.delivered_at, m.read_at
-          from (select * from message_logs m where ${logWhere(f)}${until}
-                order by m.created_at desc, m.id desc limit ${limit} offset ${skip}) m
+          from (select * from message_logs m where ${logWhere(f)}${range}
+                order by ${order} limit ${limit} offset ${skip}) m
           join users u on u.id = m.user_id
           left join whatsapp_accounts w on w.id = m.whatsapp_id
           left join message_templates t on t.id = m.template_id
