@@ -81,6 +81,9 @@ const SAFETY_GUIDE = `
     - 'Gagal kirim 5x': the account pauses with its reason; admin or dev may lift it ('Cabut jeda').
   Each row shows today's messages against the daily cap (30 on an account's first day). Outside
   08:00–20:00 (APP_TIMEZONE) a blast waits and says until when; Pengaturan → Keamanan Akun sets it.
+  Receipts: about 1 s after each message the simulator delivers it (95%) and the target reads it
+  (60% of those); the dashboards' charts and the counters move live, /report shows each day and
+  account and exports it, and Pengaturan → Pembayaran pays members on delivery instead.
 `;
 
 /** Seeds the demo data once into the embedded database of `dataDir`. */
