@@ -1,6 +1,6 @@
 import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
-import { type Outcome, type OutcomeInput, recordOutcomes } from './blast.repo';
+import { type Outcome, type OutcomeInput, recordOutcomes } from './outcome.repo';
 
 interface Waiting {
   input: OutcomeInput;
