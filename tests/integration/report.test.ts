@@ -301,3 +301,29 @@ describe('deep pages of the message log', () => {
     expect((await get(`/messagelog/list-per-page?user_id=${heavy.id}&page=81`, admin)).body.data).toEqual([]);
   });
 });
+
+describe('report pages', () => {
+  it('start at their own day and hold exactly what an offset into the ordered rows holds', async () => {
+    const many = await createUser(h.database.db, { role: 'member', firstname: 'Banyak' });
+    // 65 accounts with a row on each of three days: 195 rows, four pages of 50
+    await h.database.db.execute(sql`
+      insert into account_daily (whatsapp_id, day, user_id, sent)
+      select 900000 + a, ${today}::date - d, ${many.id}, a + d from generate_series(1, 65) a, generate_series(0, 2) d`);
+    const expected = async (offset: number) =>
+      (
+        await q<{ whatsapp_id: number; day: string }>(
+          sql`select whatsapp_id, day::text as day from account_daily where user_id = ${many.id}
+              order by day desc, whatsapp_id limit 50 offset ${offset}`,
+        )
+      ).map((r) => `${r.day}/${r.whatsapp_id}`);
+    const base = `/report?user_id=${many.id}&from=${dayOf(2)}&to=${today}`;
+    for (const page of [1, 2, 3, 4]) {
+      const res = await get(`${base}&page=${page}`, admin);
+      expect(res.body.meta).toMatchObject({ total: 195, totalPages: 4 });
+      expect(res.body.totals.sent).toBe(65 * 33 * 3 + 65 * 3);
+      const got = res.body.data.map((r: { date: string; whatsapp_id: number }) => `${r.date}/${r.whatsapp_id}`);
+      expect(got, `page ${page}`).toEqual(await expected((page - 1) * 50));
+    }
+    expect((await get(`${base}&page=5`, admin)).body.data).toEqual([]);
+  });
+});

@@ -48,23 +48,50 @@ export class ReportRepo {
     return r.d;
   }
 
-  async totals(f: ReportFilter): Promise<{ rows: number; totals: ReportFigures }> {
-    const [r] = await rows<Raw>(this.db, sql`select count(*) as n, ${FIGURES} from account_daily d where ${where(f)}`);
-    return { rows: Number(r?.n ?? 0), totals: figures(r) };
+  /**
+   * The filter's rows per day, newest first, with their figures: one pass that gives the totals,
+   * the page count and where a deep page starts.
+   */
+  async days(f: ReportFilter): Promise<Array<{ day: string; rows: number; figures: ReportFigures }>> {
+    const list = await rows<Raw>(
+      this.db,
+      sql`select d.day::text as day, count(*) as n, ${FIGURES} from account_daily d where ${where(f)}
+          group by d.day order by d.day desc`,
+    );
+    return list.map((r) => ({ day: String(r.day), rows: Number(r.n), figures: figures(r) }));
   }
 
   /**
-   * Rows newest day first, then by account: the page's keys are cut from the index in that order
-   * (account_daily_day_account_idx, mostly without reading the rows), then only its rows are read.
+   * Rows newest day first, then by account. With `days`, a page starts at its own day (the rows of
+   * newer days are skipped by the day, not walked): the page's keys are cut from the index in that
+   * order (account_daily_day_account_idx), then only its rows are read.
    */
-  async page(f: ReportFilter, limit: number, offset: number): Promise<ReportRow[]> {
+  async page(
+    f: ReportFilter,
+    limit: number,
+    offset: number,
+    days?: Array<{ day: string; rows: number }>,
+  ): Promise<ReportRow[]> {
+    let from = sql``;
+    let skip = offset;
+    if (days) {
+      let before = 0;
+      const at = days.find((d) => {
+        if (offset < before + d.rows) return true;
+        before += d.rows;
+        return false;
+      });
+      if (!at) return [];
+      from = sql` and d.day <= ${at.day}::date`;
+      skip = offset - before;
+    }
     const list = await rows<Raw>(
       this.db,
       sql`select d.day::text as date, d.user_id, d.whatsapp_id, w.phonenumber,
                  trim(u.firstname || ' ' || u.lastname) as name,
                  d.sent, d.delivered, d.read, d.failed, d.optout, d.income
-          from (select d.whatsapp_id, d.day from account_daily d where ${where(f)}
-                order by d.day desc, d.whatsapp_id limit ${limit} offset ${offset}) k
+          from (select d.whatsapp_id, d.day from account_daily d where ${where(f)}${from}
+                order by d.day desc, d.whatsapp_id limit ${limit} offset ${skip}) k
           join account_daily d on d.whatsapp_id = k.whatsapp_id and d.day = k.day
           join users u on u.id = d.user_id
           left join whatsapp_accounts w on w.id = d.whatsapp_id

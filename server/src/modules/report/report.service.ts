@@ -1,7 +1,7 @@
 import type { Actor } from '@wa/core/actor';
 import { notFound } from '@wa/core/errors';
 import { assertCan, canForAnyone } from '@wa/core/policy';
-import type { ChartsResponse, ReportQuery, ReportResponse, ReportRow } from '@wa/shared';
+import type { ChartsResponse, ReportFigures, ReportQuery, ReportResponse, ReportRow } from '@wa/shared';
 import type { ReportFilter, ReportRepo } from './report.repo';
 
 export const REPORT_PAGE_SIZE = 50;
@@ -11,6 +11,8 @@ const CHARTS_KEPT = 1000;
 
 /** Rows an export fetches at a time. */
 const EXPORT_BATCH = 1000;
+
+const FIGURE_KEYS = ['sent', 'delivered', 'read', 'failed', 'optout', 'income'] as const;
 
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -41,9 +43,17 @@ export class ReportService {
 
   async report(actor: Actor, q: ReportQuery): Promise<ReportResponse> {
     const f = await this.filter(actor, q);
-    const { rows, totals } = await this.repo.totals(f);
+    const days = await this.repo.days(f);
+    const rows = days.reduce((a, d) => a + d.rows, 0);
+    const totals = days.reduce<ReportFigures>(
+      (t, d) => {
+        for (const k of FIGURE_KEYS) t[k] += d.figures[k];
+        return t;
+      },
+      { sent: 0, delivered: 0, read: 0, failed: 0, optout: 0, income: 0 },
+    );
     const totalPages = Math.max(1, Math.ceil(rows / REPORT_PAGE_SIZE));
-    const data = await this.repo.page(f, REPORT_PAGE_SIZE, (q.page - 1) * REPORT_PAGE_SIZE);
+    const data = await this.repo.page(f, REPORT_PAGE_SIZE, (q.page - 1) * REPORT_PAGE_SIZE, days);
     return {
       data,
       totals,
