@@ -134,6 +134,38 @@ afterAll(async () => {
   await admin.end();
 }, 60_000);
 
+/** SIGKILLs the live worker that holds the most accounts; false when there was none. */
+async function killBusiestWorker(): Promise<boolean> {
+  const held = await rows<{ worker_id: string }>(database.db, sql`select worker_id from whatsapp_accounts`);
+  const perPid = new Map<number, number>();
+  for (const h of held) {
+    const pid = Number(h.worker_id.split('-').at(-2));
+    perPid.set(pid, (perPid.get(pid) ?? 0) + 1);
+  }
+  const victimPid = [...perPid.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const victim = workers.find((w) => w.child.pid === victimPid && w.child.exitCode === null);
+  if (!victim) return false;
+  victim.child.kill('SIGKILL');
+  await victim.exited;
+  return true;
+}
+
+/** Waits until every target is sent and no account is still sending (the blasts moved and ended). */
+async function everyBlastFinished(): Promise<void> {
+  await waitFor(
+    async () => {
+      const r = await rows<{ left: number; sending: number }>(
+        database.db,
+        sql`select (select count(*)::int from phone_numbers where last_sent is null) as left,
+                   (select count(*)::int from whatsapp_accounts where status = 'sending') as sending`,
+      );
+      return (r[0]?.left === 0 && r[0]?.sending === 0) || null;
+    },
+    90_000,
+    `every target sent and every blast finished\n${workers.map((w) => w.output().slice(-2000)).join('\n---\n')}`,
+  );
+}
+
 /** A login on whichever worker takes the job, saved as an account. */
 async function connectAccount(n: number): Promise<string> {
   const deviceId = `id-${Date.now()}-${n}`;
@@ -246,33 +278,12 @@ describe('a blast across a worker crash', () => {
     await waitFor(async () => (await settled()) >= 150, 30_000, 'the blast under way');
 
     // kill the worker holding the most accounts while it sends
-    const held = await rows<{ worker_id: string }>(database.db, sql`select worker_id from whatsapp_accounts`);
-    const perPid = new Map<number, number>();
-    for (const h of held) {
-      const pid = Number(h.worker_id.split('-').at(-2));
-      perPid.set(pid, (perPid.get(pid) ?? 0) + 1);
-    }
-    const victimPid = [...perPid.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const victim = workers.find((w) => w.child.pid === victimPid && w.child.exitCode === null);
-    expect(victim).toBeDefined();
-    victim?.child.kill('SIGKILL');
-    await victim?.exited;
+    expect(await killBusiestWorker()).toBe(true);
     const atKill = await settled();
     expect(atKill).toBeLessThan(total);
 
     // the accounts move to the other worker and their blasts carry on to the end
-    await waitFor(
-      async () => {
-        const r = await rows<{ left: number; sending: number }>(
-          database.db,
-          sql`select (select count(*)::int from phone_numbers where last_sent is null) as left,
-                     (select count(*)::int from whatsapp_accounts where status = 'sending') as sending`,
-        );
-        return (r[0]?.left === 0 && r[0]?.sending === 0) || null;
-      },
-      90_000,
-      `every target sent and every blast finished\n${workers.map((w) => w.output().slice(-2000)).join('\n---\n')}`,
-    );
+    await everyBlastFinished();
 
     // once per target: one settled log each, none pending, none claimed
     const perTarget = await rows<{ logs: number; targets: number; pending: number; in_use: number }>(
@@ -332,28 +343,8 @@ describe('payout on delivery across a worker crash', () => {
       'the blast under way',
     );
     // kill the worker holding the most accounts while its messages wait for their receipts
-    const held = await rows<{ worker_id: string }>(database.db, sql`select worker_id from whatsapp_accounts`);
-    const perPid = new Map<number, number>();
-    for (const h of held) {
-      const pid = Number(h.worker_id.split('-').at(-2));
-      perPid.set(pid, (perPid.get(pid) ?? 0) + 1);
-    }
-    const victimPid = [...perPid.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const victim = workers.find((w) => w.child.pid === victimPid && w.child.exitCode === null);
-    victim?.child.kill('SIGKILL');
-    await victim?.exited;
-    await waitFor(
-      async () => {
-        const r = await rows<{ left: number; sending: number }>(
-          database.db,
-          sql`select (select count(*)::int from phone_numbers where last_sent is null) as left,
-                     (select count(*)::int from whatsapp_accounts where status = 'sending') as sending`,
-        );
-        return (r[0]?.left === 0 && r[0]?.sending === 0) || null;
-      },
-      90_000,
-      'every target sent and every blast finished',
-    );
+    expect(await killBusiestWorker()).toBe(true);
+    await everyBlastFinished();
     await new Promise((r) => setTimeout(r, 2500)); // the survivors' own receipts (SIM_ACK_DELAY_MS 1 s)
 
     type Money = { paid: number; paid_n: number; due: number; sent_n: number; ref: number };
