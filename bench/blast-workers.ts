@@ -279,7 +279,8 @@ async function main() {
     await database.close();
     const a = new pg.Client({ connectionString: baseUrl });
     await a.connect();
-    await a.query(`drop database if exists ${dbName} with (force)`);
+    if (!process.env.BENCH_KEEP_DB) await a.query(`drop database if exists ${dbName} with (force)`);
+    else console.log(JSON.stringify({ kept: dbName }));
     await a.end();
   }
 }

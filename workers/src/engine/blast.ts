@@ -42,8 +42,11 @@ const WAIT_STEP_MS = 60_000;
  */
 const PLAN_TTL_MS = 1000;
 
+/** Messages whose live events may still be on their way while the loop sends the next. */
+const EMITS_AHEAD = 8;
+
 /** Targets a blast at zero interval claims at a time (see claimTargets). */
-const CLAIM_AHEAD = 10;
+const CLAIM_AHEAD = 50;
 
 /**
  * The member's level (§2 Level): the loop counts down the messages the member still needs and asks
@@ -110,6 +113,12 @@ export class BlastRunner extends LoopRunner {
   private levelGap: number | null | undefined;
   /** accepted messages since the level was last asked (LEVEL_CHECK_EVERY) */
   private sinceLevelCheck = 0;
+  /**
+   * Live events still on their way, oldest first: a message's events go out while the next ones
+   * are sent (the bus keeps their order); a loop lets at most EMITS_AHEAD messages' events be
+   * queued before it waits for the oldest, and a bus failure still ends the loop.
+   */
+  private emitting: Promise<unknown>[] = [];
 
   constructor(
     private readonly deps: BlastDeps,
@@ -129,6 +138,9 @@ export class BlastRunner extends LoopRunner {
     try {
       await this.loop();
     } finally {
+      const events = this.emitting;
+      this.emitting = [];
+      await Promise.all(events).catch((err) => log.warn({ err, deviceId }, 'live events of the last messages not sent'));
       // claimed ahead and not sent: back to the pool
       const unsent = this.claims;
       this.claims = [];
@@ -160,12 +172,13 @@ export class BlastRunner extends LoopRunner {
       }
       const template = leastUsed(current?.templates ?? []);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
-      // at full speed claims go ten at a time (one commit for ten); paced blasts claim one by one
+      // at full speed claims go fifty at a time (one commit for fifty); paced blasts claim one by one
       if (!this.claims.length)
         this.claims = await claimTargets(db, accountId, plan.intervalMax === 0 ? CLAIM_AHEAD : 1);
       const target = this.claims.shift();
       if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
-      await Promise.all([
+      while (this.emitting.length >= EMITS_AHEAD) await this.emitting.shift();
+      this.defer([
         this.deps.emit('progressing', { deviceId, value: target.number, target: target.id }),
         this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } }),
       ]);
@@ -257,11 +270,19 @@ export class BlastRunner extends LoopRunner {
     const value = success ? account.count_success : account.count_fail;
     // the member's list gets the account's count; the admins' also the target number's row (§4)
     const { income, sent_today } = account;
-    await Promise.all([
+    this.defer([
       this.deps.emit(event, { deviceId, value, income, sent_today }, false),
       this.deps.emitAdmins(event, { deviceId, value, income, sent_today, receiver }),
     ]);
     return account.fail_streak;
+  }
+
+  /** Sends these events on while the loop goes on; the next message awaits them (see `emitting`). */
+  private defer(events: Promise<unknown>[]): void {
+    const all = Promise.all(events);
+    // handled here so a failure does not crash the process before the loop awaits it
+    all.catch(() => {});
+    this.emitting.push(all);
   }
 
   /** The plan and templates, read again when PLAN_TTL_MS has passed. */

@@ -1,5 +1,5 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
-import { type Db, preparedRows, rows } from '@wa/core/db/client';
+import { type Db, rows } from '@wa/core/db/client';
 import { dayOf } from '@wa/core/ledger/daily';
 import { sql } from 'drizzle-orm';
 import type { AckKind } from '../drivers/types';
@@ -54,15 +54,24 @@ export async function recordReceipts(
   const input = JSON.stringify(batch.map((r) => ({ mid: r.messageId, ack: r.ack })));
   const failed = sql`(select count(*) from l where l.status = 'failed')::int`;
   const paid = sql`(select coalesce(sum(l.due), 0) from l where l.status <> 'failed')::int`;
-  const [r] = await preparedRows<{ changed: string[] | null; receivers: ReceiverRow[] | null }>(
+  // Each receipt finds its log by the message id's index alone (\`whatsapp_id + 0\` keeps the planner
+  // off the account's index, whose scan grows with the account's history), and the statement is
+  // planned per batch, not prepared: a plan kept from when the log was small (a new installation's
+  // first blast) read the account's whole log, or all of it, for every batch once the log had grown
+  // (bench/README.md). One plan per batch of receipts costs little.
+  const [r] = await rows<{ changed: string[] | null; receivers: ReceiverRow[] | null }>(
     db,
     sql`with i as (
           select * from jsonb_to_recordset(${input}::jsonb) as i(mid text, ack text)
         ), o as (
           select m.id, m.status, m.fee_due, m.referral_fee_due, m.created_at, m.phone_number_id, i.ack as next
-          from i join message_logs m on m.wa_message_id = i.mid and m.whatsapp_id = ${accountId}::int
-          where m.status = 'sent' or (i.ack = 'read' and m.status = 'delivered')
-          for update of m
+          from i cross join lateral (
+            select m.id, m.status, m.fee_due, m.referral_fee_due, m.created_at, m.phone_number_id
+            from message_logs m
+            where m.wa_message_id = i.mid and m.whatsapp_id + 0 = ${accountId}::int
+              and (m.status = 'sent' or (i.ack = 'read' and m.status = 'delivered'))
+            limit 1 for update
+          ) m
         ), l as (
           update message_logs m
           set status = o.next,

@@ -11,7 +11,7 @@ import type { SessionRegistry } from './session-registry';
 const RETRY_MS = [250, 2000];
 
 /** Receipts wait this long to be settled together, one statement per batch (bench/README.md). */
-const BATCH_MS = 100;
+const BATCH_MS = 1000;
 const BATCH_MAX = 500;
 
 /** `count_synced` goes out at most once this often per account, with the figures at that time. */
