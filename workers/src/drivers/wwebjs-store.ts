@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import pkg from 'whatsapp-web.js';
@@ -177,7 +177,20 @@ export class SafeRemoteAuth extends RemoteAuthBase {
     await unlink(compressedSessionPath);
   }
 
+  /**
+   * whatsapp-web.js calls this on every state it does not accept (CONFLICT, TOS_BLOCK, UNPAIRED…),
+   * where RemoteAuth deletes the stored session. Whether it goes is the driver's call: it deletes it
+   * on a logout (from the phone or ours) and keeps it on a conflict or a block, so a reconnect can
+   * take the account back. Only this client's unpacked profile goes.
+   */
   override async disconnect(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.backupSync);
+    await rm(this.userDataDir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  /** A logout ends the stored session too (RemoteAuth's disconnect, which deletes it). */
+  override async logout(): Promise<void> {
     this.stopped = true;
     await super.disconnect();
   }

@@ -140,7 +140,9 @@ export class BlastRunner extends LoopRunner {
     } finally {
       const events = this.emitting;
       this.emitting = [];
-      await Promise.all(events).catch((err) => log.warn({ err, deviceId }, 'live events of the last messages not sent'));
+      await Promise.all(events).catch((err) =>
+        log.warn({ err, deviceId }, 'live events of the last messages not sent'),
+      );
       // claimed ahead and not sent: back to the pool
       const unsent = this.claims;
       this.claims = [];
