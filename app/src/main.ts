@@ -57,6 +57,7 @@ async function main() {
     timezone: config.timezone,
     trustProxy: config.trustProxy,
     importTuning: config.imports,
+    defaultEngine: config.waDriver === 'sim' ? null : config.waDriver,
     // the hub is attached just below, before the first request can arrive
     monitor: {
       engine: host ? () => ({ workerId: host.workerId, sessions: host.states() }) : undefined,

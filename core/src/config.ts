@@ -37,8 +37,11 @@ export interface Config {
   devPassword: string | null;
   /** TRUST_PROXY: which reverse proxies to believe about the client address (Express `trust proxy`); off by default. */
   trustProxy: boolean | number | string;
-  /** WA_DRIVER: `wwebjs` (default) or `sim`. */
-  waDriver: 'wwebjs' | 'sim';
+  /**
+   * WA_DRIVER: the engine new accounts log in with, `wwebjs` (default, a Chromium per account) or
+   * `baileys` (browserless); or `sim`, the simulator, for every account.
+   */
+  waDriver: 'wwebjs' | 'baileys' | 'sim';
   /** CHROME_PATH: the system Chromium (/usr/bin/chromium). */
   chromePath: string;
   /** LOG_LEVEL: pino level (info). */
@@ -152,8 +155,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const waDriver = (str('WA_DRIVER') ?? 'wwebjs') as Config['waDriver'];
-  if (waDriver !== 'wwebjs' && waDriver !== 'sim') {
-    problems.push(`WA_DRIVER must be "wwebjs" or "sim" (got "${waDriver}")`);
+  if (waDriver !== 'wwebjs' && waDriver !== 'baileys' && waDriver !== 'sim') {
+    problems.push(`WA_DRIVER must be "wwebjs", "baileys" or "sim" (got "${waDriver}")`);
   }
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);

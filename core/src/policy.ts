@@ -69,6 +69,8 @@ export const POLICY = {
   'account.list-all': { any: ADMIN_DEV },
   /** new-client, qr, client-state, remove-client, save: for oneself, or for another by admin and dev */
   'account.create-login': { any: ADMIN_DEV, own: ['member', 'staff'] },
+  /** new-client's `engine`: which engine an account runs on is the operator's choice */
+  'account.choose-engine': { any: ADMIN_DEV },
   /** interval and reset */
   'account.edit': { any: ADMIN_DEV, own: ['member', 'staff'] },
   /** send-message/1 (the blaster form): members from their own accounts, admin and dev from any */

@@ -8,7 +8,7 @@ import { badRequest } from '@wa/core/errors';
 import { InProcessQueue, type JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
 import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
-import { findNul, NUL_MSG } from '@wa/shared';
+import { findNul, NUL_MSG, type WaEngine } from '@wa/shared';
 import express, { type Express } from 'express';
 import { signToken } from './auth/tokens';
 import { authenticate } from './http/auth';
@@ -73,6 +73,8 @@ export interface AppDeps {
   queue?: JobQueue;
   /** how long GET qr-new-client waits (§9: 120 s) */
   qrTimeoutMs?: number;
+  /** WA_DRIVER: the engine new accounts log in with (null: the simulator, which needs none) */
+  defaultEngine?: WaEngine | null;
   /** APP_TIMEZONE: whose calendar day the dashboard's "today" is (Asia/Jakarta when absent) */
   timezone?: string;
   /** what the dev monitor reads of this process: its engine (embedded mode) and WebSocket hub */
@@ -184,7 +186,7 @@ export function createApp(deps: AppDeps): Express {
       queue,
       bus,
       transaction(deps.db, (tx) => ({ logins: new WhatsappRepo(tx), accounts: new AccountsRepo(tx) })),
-      { qrTimeoutMs: deps.qrTimeoutMs },
+      { qrTimeoutMs: deps.qrTimeoutMs, defaultEngine: deps.defaultEngine ?? null },
     ),
     sends: new OneOffSends(
       accounts,

@@ -27,7 +27,7 @@ setSimEnv({ pairDelayMs: 500, restoreDelayMs: 20, sendLatencyMs: 0, sendFailRate
 
 // one interval "second" is 1 ms, so a one-off send's pacing costs nothing here
 const h = useWaHarness({ blastSecondMs: 1 });
-const { member, other } = useUsers(() => h.database.db, { member: 'member', other: 'member' });
+const { member, other, admin } = useUsers(() => h.database.db, { member: 'member', other: 'member', admin: 'admin' });
 const { wa, nextEvent, connect } = waHelpers(h);
 const open = (u: TestUser, extra: object = {}) => wa(u).post('/new-client', { deviceId: newDeviceId(), ...extra });
 const remove = (u: TestUser, deviceId: string) => wa(u).post('/remove-client', { deviceId });
@@ -57,6 +57,27 @@ describe('connecting an account', () => {
     const { qr, info } = await connect(member, { phoneNumber: '6281355500011' });
     expect(qr.code).toMatch(/^[A-Z0-9]{8}$/);
     expect(info.phonenumber).toBe('6281355500011');
+  });
+
+  it('records the engine an admin chose on the login and on the account; members get the default and may not choose', async () => {
+    const { deviceId } = await connect(admin, { engine: 'baileys' });
+    const [row] = await rows<{ engine: string | null }>(
+      h.database.db,
+      sql`select engine from whatsapp_accounts where clientid = ${deviceId}`,
+    );
+    expect(row).toEqual({ engine: 'baileys' });
+    const chosen = await wa(member).post('/new-client', { deviceId: newDeviceId(), engine: 'baileys' });
+    expect(chosen.status).toBe(403);
+    const bad = await wa(admin).post('/new-client', { deviceId: newDeviceId(), engine: 'chromium' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('Engine must be "wwebjs" or "baileys".');
+    // the simulator installation has no default engine: a member's account records none
+    const plain = await connect(member);
+    const [mine] = await rows<{ engine: string | null }>(
+      h.database.db,
+      sql`select engine from whatsapp_accounts where clientid = ${plain.deviceId}`,
+    );
+    expect(mine).toEqual({ engine: null });
   });
 
   it('refuses a pairing number that does not start with 62, and a malformed device id', async () => {

@@ -143,7 +143,7 @@ export function waHelpers(h: WaHarness) {
   return {
     wa: (u: TestUser) => waApi(h, u),
     nextEvent: (channel: string, event: string, timeoutMs?: number) => nextEvent(h, channel, event, timeoutMs),
-    connect: (u: TestUser, opts: { phoneNumber?: string } = {}) => connectAccount(h, u, opts),
+    connect: (u: TestUser, opts: ConnectOptions = {}) => connectAccount(h, u, opts),
     /** the simulated WhatsApp of the harness's current engine */
     sim: () => h.engine.driver as SimDriver,
   };
@@ -187,8 +187,11 @@ export interface SavedAccount {
   phonenumber: string;
 }
 
+/** What new-client is given besides the device id: a pairing number, an engine (admin and dev). */
+export type ConnectOptions = { phoneNumber?: string; engine?: 'wwebjs' | 'baileys' };
+
 /** Connects an account for `u` the way the create screen does; returns the saved account. */
-export async function connectAccount(h: WaHarness, u: TestUser, opts: { phoneNumber?: string } = {}) {
+export async function connectAccount(h: WaHarness, u: TestUser, opts: ConnectOptions = {}) {
   const deviceId = newDeviceId();
   const wa = waApi(h, u);
   const authenticated = nextEvent(h, `client-${u.id}`, 'authenticated');

@@ -12,6 +12,8 @@ export interface LoggedInAccount {
   server: string | null;
   serialized: string | null;
   proxyId: number | null;
+  /** the engine the login ran on: its stored session belongs to it */
+  engine?: 'wwebjs' | 'baileys' | null;
 }
 
 /** An account's figures after a blast message: its counts, income, failure streak and the day's count. */
@@ -29,6 +31,8 @@ export interface ClaimedAccount {
   clientid: string;
   user_id: number;
   proxy: string | null;
+  /** the engine its stored session belongs to (null: whatsapp-web.js, from before engines) */
+  engine: 'wwebjs' | 'baileys' | null;
 }
 
 /**
@@ -72,8 +76,8 @@ export class AccountsRepo {
   async create(a: LoggedInAccount & { userId: number; interval: number | null }): Promise<WhatsappDto> {
     const [r] = await rows<AccountRow>(
       this.db,
-      sql`insert into whatsapp_accounts as w (clientid, user_id, phonenumber, pushname, server, serialized, proxy_id, interval, state)
-          values (${a.clientid}, ${a.userId}, ${a.phonenumber}, ${a.pushname}, ${a.server}, ${a.serialized}, ${a.proxyId}, ${a.interval}, 'connected')
+      sql`insert into whatsapp_accounts as w (clientid, user_id, phonenumber, pushname, server, serialized, proxy_id, engine, interval, state)
+          values (${a.clientid}, ${a.userId}, ${a.phonenumber}, ${a.pushname}, ${a.server}, ${a.serialized}, ${a.proxyId}, ${a.engine ?? null}, ${a.interval}, 'connected')
           returning ${ACCOUNT_COLS}`,
     );
     return toWhatsappDto(r as AccountRow);
@@ -89,7 +93,7 @@ export class AccountsRepo {
       sql`update whatsapp_accounts as w set previous_device_id = w.clientid, clientid = ${a.clientid},
             phonenumber = coalesce(${a.phonenumber}, w.phonenumber), pushname = coalesce(${a.pushname}, w.pushname),
             server = coalesce(${a.server}, w.server), serialized = coalesce(${a.serialized}, w.serialized),
-            proxy_id = coalesce(${a.proxyId}, w.proxy_id), reconnect = w.reconnect + 1,
+            proxy_id = coalesce(${a.proxyId}, w.proxy_id), engine = ${a.engine ?? null}, reconnect = w.reconnect + 1,
             state = ${shownState('connected')},
             worker_id = null, lease_until = null, updated_at = now()
           where w.id = ${id} returning ${ACCOUNT_COLS}`,
@@ -328,7 +332,7 @@ export class AccountsRepo {
           set worker_id = ${o.workerId}, lease_until = ${leaseUntil(o.leaseMs)}, state = ${shownState('reconnecting...')}
           from c
           where w.id = c.id
-          returning w.id, w.clientid, w.user_id,
+          returning w.id, w.clientid, w.user_id, w.engine,
             (select p.value from proxies p where p.id = w.proxy_id) as proxy`,
     );
   }

@@ -10,6 +10,8 @@ export interface OpenSessionJob {
   userId: number;
   pairingNumber?: string | null;
   proxy?: string | null;
+  /** the engine the login runs on and its account keeps (absent: the simulator, or whatsapp-web.js) */
+  engine?: 'wwebjs' | 'baileys' | null;
   /** how many full workers handed this login on already (a worker at its cap does not run it) */
   hops?: number;
 }

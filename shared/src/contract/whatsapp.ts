@@ -33,6 +33,10 @@ const phone62 = (label: string) =>
     });
 
 /** POST /admin/whatsapp/new-client. */
+/** The WhatsApp engines an account can log in with (the simulator stands in for both in tests). */
+export const WA_ENGINES = ['wwebjs', 'baileys'] as const;
+export type WaEngine = (typeof WA_ENGINES)[number];
+
 export const newClientBody = z.object({
   deviceId,
   userId: optionalId('userId'),
@@ -41,6 +45,14 @@ export const newClientBody = z.object({
     deviceIdField('previousDeviceId').optional(),
   ),
   phoneNumber: z.preprocess((v) => (v === null || v === '' ? undefined : v), phone62('Phone number').optional()),
+  /**
+   * the engine the account runs on (admin and dev only): 'wwebjs' (a Chromium per account) or
+   * 'baileys' (browserless); absent, the installation's default (WA_DRIVER)
+   */
+  engine: z.preprocess(
+    (v) => (v === null || v === '' ? undefined : v),
+    z.enum(WA_ENGINES, { error: 'Engine must be "wwebjs" or "baileys".' }).optional(),
+  ),
 });
 
 /**

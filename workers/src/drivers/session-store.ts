@@ -3,7 +3,7 @@ import { rows } from '@wa/core/db/client';
 import { sql } from 'drizzle-orm';
 import type { SessionStore } from './types';
 
-/** Sessions kept in PostgreSQL (or PGlite): the RemoteAuth store any worker restores from. */
+/** Sessions kept in PostgreSQL (or PGlite): the store any worker restores from (RemoteAuth zips, Baileys credentials). */
 export class DbSessionStore implements SessionStore {
   constructor(private readonly db: Db) {}
 
@@ -31,8 +31,10 @@ export class DbSessionStore implements SessionStore {
     return Buffer.isBuffer(data) ? data : Buffer.from(data);
   }
 
+  /** The session and, for a Baileys session, its signal keys, in one statement. */
   async delete(clientId: string): Promise<void> {
-    await this.db.execute(sql`delete from whatsapp_sessions where session_id = ${clientId}`);
+    await this.db.execute(sql`with k as (delete from whatsapp_session_keys where session_id = ${clientId})
+      delete from whatsapp_sessions where session_id = ${clientId}`);
   }
 }
 

@@ -1,9 +1,11 @@
 import type { ClientInfo } from '@wa/shared';
 
 /**
- * The one port between the engine and WhatsApp. Two implementations: `wwebjs` (whatsapp-web.js on
- * the system Chromium) and `sim` (a deterministic simulator for tests, demos and benchmarks).
- * `WA_DRIVER` selects. The engine (session manager) never imports an implementation directly.
+ * The one port between the engine and WhatsApp. Three implementations: `wwebjs` (whatsapp-web.js
+ * on the system Chromium), `baileys` (browserless, one WebSocket per account) and `sim` (a
+ * deterministic simulator for tests, demos and benchmarks). `WA_DRIVER` selects the simulator or
+ * the installation's default engine; an account records the engine it logged in with. The engine
+ * (session manager) never imports an implementation directly.
  */
 
 /** The account states the UI shows (§4), as the driver reports them. */
@@ -29,12 +31,17 @@ export interface ProxyConfig {
   password?: string;
 }
 
+/** The real engines an account can run on (the simulator stands in for both). */
+export type Engine = 'wwebjs' | 'baileys';
+
 export interface SessionOptions {
   /** the device id (`clientid`, id-{timestamp}-{random}); also the key of the stored session */
   clientId: string;
   /** log in with a pairing code for this number (62…) instead of a QR code */
   pairingNumber?: string | null;
   proxy?: ProxyConfig | null;
+  /** the engine the account's stored session belongs to (null: a session from before engines, whatsapp-web.js) */
+  engine?: Engine | null;
 }
 
 /**
@@ -104,7 +111,7 @@ export class SendError extends Error {
   }
 }
 
-/** Chromium cannot authenticate to SOCKS proxies, so a driver refuses them with this error. */
+/** Chromium cannot authenticate to SOCKS proxies, so the wwebjs driver refuses them with this error (Baileys can). */
 export class UnsupportedProxyError extends Error {
   constructor(message: string) {
     super(message);
@@ -146,7 +153,7 @@ export interface SessionStore {
 }
 
 export interface WhatsAppDriver {
-  readonly name: 'wwebjs' | 'sim';
+  readonly name: Engine | 'sim' | 'engines';
   createSession(options: SessionOptions): WhatsAppSession;
   /** the simulator only: make things happen on WhatsApp's side of a live session (throws when there is none) */
   control?(clientId: string): SimControl;

@@ -147,7 +147,16 @@ export class SessionHost {
   async open(job: OpenSessionJob, counted = false): Promise<void> {
     if (this.registry.stopped) throw new Error('host is stopping');
     if (this.registry.get(job.deviceId)) return;
-    await this.registry.start(job.deviceId, job.userId, null, job.pairingNumber ?? null, job.proxy ?? null, counted);
+    const { deviceId, userId } = job;
+    await this.registry.start(
+      deviceId,
+      userId,
+      null,
+      job.pairingNumber ?? null,
+      job.proxy ?? null,
+      counted,
+      job.engine ?? null,
+    );
   }
 
   /**

@@ -42,7 +42,10 @@ export async function startEngine(opts: {
 }): Promise<Engine> {
   const settings = opts.config.engine ?? DEFAULT_ENGINE_SETTINGS;
   const store = new DbSessionStore(opts.db);
-  const driver = await createDriver({ ...opts.config, sim: opts.config.sim ?? DEFAULT_SIM_CONFIG }, store);
+  const driver = await createDriver({ ...opts.config, sim: opts.config.sim ?? DEFAULT_SIM_CONFIG }, store, {
+    db: opts.db,
+    log: opts.log,
+  });
   const host = new SessionHost({
     db: opts.db,
     bus: opts.bus,
@@ -60,7 +63,7 @@ export async function startEngine(opts: {
   });
   const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
   await host.start();
-  opts.log.info({ driver: driver.name, workerId: host.workerId }, 'engine ready');
+  opts.log.info({ driver: opts.config.waDriver, workerId: host.workerId }, 'engine ready');
   return {
     host,
     driver,

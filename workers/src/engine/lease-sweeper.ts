@@ -125,7 +125,7 @@ export class LeaseSweeper {
       }
       log.info({ deviceId: c.clientid }, 'restoring session');
       await publishToOwnerAndAdmins(bus, c.user_id, 'reconnecting', { deviceId: c.clientid, state: 'reconnecting...' });
-      await this.reg.start(c.clientid, c.user_id, c.id, null, c.proxy);
+      await this.reg.start(c.clientid, c.user_id, c.id, null, c.proxy, false, c.engine);
     }
     return claimed.length;
   }

@@ -2,7 +2,7 @@ import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceReply } from '@wa/core/realtime/device-commands';
 import { publishToOwnerAndAdmins, publishToUser } from '@wa/core/realtime/publish';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
-import type { ClientInfo, DriverState, WhatsAppSession } from '../drivers/types';
+import type { ClientInfo, DriverState, Engine, WhatsAppSession } from '../drivers/types';
 import type { AccountLoops } from './account-loops';
 
 /** What a holder says of its session: the driver's state, or 'reconnecting...' while it is rebuilt. */
@@ -24,6 +24,8 @@ export interface LiveSession {
   unsubscribe: () => Promise<void>;
   startedAt: number;
   rebuilds: number;
+  /** the engine the session runs on (a rebuild uses the same one) */
+  engine: Engine | null;
   /** an unsaved login is dropped after this (ms epoch); see SessionRegistry.touch */
   deadline: number;
   /** whether the login has shown its first QR or pairing code */

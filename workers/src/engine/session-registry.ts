@@ -4,7 +4,7 @@ import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { deviceChannel } from '@wa/core/realtime/rpc';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
-import type { SessionStore, WhatsAppDriver } from '../drivers/types';
+import type { Engine, SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountLoops } from './account-loops';
 import type { AccountSafety } from './account-safety';
 import { onDeviceRequest } from './device-commands';
@@ -81,9 +81,10 @@ export class SessionRegistry {
     pairingNumber: string | null,
     proxyValue: string | null,
     counted = false,
+    engine: Engine | null = null,
   ): Promise<void> {
     const { driver, bus, log, pendingTtlMs } = this.deps;
-    const session = driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue) });
+    const session = driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue), engine });
     const base: Omit<LiveSession, 'loops'> = {
       deviceId,
       userId,
@@ -97,6 +98,7 @@ export class SessionRegistry {
       unsubscribe: async () => {},
       startedAt: Date.now(),
       rebuilds: 0,
+      engine,
       deadline: Date.now() + pendingTtlMs,
       codeShown: false,
       counted,
@@ -148,14 +150,14 @@ export class SessionRegistry {
    * in a row, and not while the host stops), or a reconnect someone asked for (`limit` null).
    */
   async rebuild(entry: LiveSession, limit: number | null): Promise<void> {
-    const { deviceId, userId, accountId, rebuilds, counted } = entry;
+    const { deviceId, userId, accountId, rebuilds, counted, engine } = entry;
     await this.setState(entry, 'reconnecting...');
     await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
     const again = limit === null || (rebuilds < limit && !this.stopped);
     await this.drop(deviceId, { keepStored: true, release: false, rebuild: again });
     if (!again) return;
     const proxy = accountId === null ? null : await this.deps.accounts.proxyOf(accountId);
-    await this.start(deviceId, userId, accountId, null, proxy, counted);
+    await this.start(deviceId, userId, accountId, null, proxy, counted, engine);
     const next = this.live.get(deviceId);
     if (next && limit !== null) next.rebuilds = rebuilds + 1;
   }

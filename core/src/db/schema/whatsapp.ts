@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -30,6 +31,11 @@ export const whatsappAccounts = pgTable(
     server: text('server'),
     serialized: text('serialized'),
     proxyId: integer('proxy_id').references(() => proxies.id, { onDelete: 'set null' }),
+    /**
+     * the WhatsApp engine the account's session runs on ('wwebjs' | 'baileys'), fixed at its login
+     * (a stored session belongs to one engine); null: the installation's default (WA_DRIVER)
+     */
+    engine: text('engine'),
     reconnect: integer('reconnect').notNull().default(0),
     interval: integer('interval'),
     state: text('state'),
@@ -70,12 +76,31 @@ export const whatsappAccounts = pgTable(
   ],
 );
 
-/** Stored whatsapp-web.js sessions (RemoteAuth store), so any worker can restore any account. */
+/**
+ * Stored sessions, so any worker can restore any account: whatsapp-web.js's RemoteAuth zip, or
+ * Baileys' credentials (JSON). A row exists once the account has logged in.
+ */
 export const whatsappSessions = pgTable('whatsapp_sessions', {
   sessionId: text('session_id').primaryKey(),
   data: bytea('data').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Baileys' signal keys of a session (pre-keys, sessions with contacts, sender keys, app-state keys),
+ * one row per key, as JSON. Written in one statement per batch Baileys hands over, so a crash
+ * leaves either the whole batch or none of it. Deleted with the session (DbSessionStore.delete).
+ */
+export const whatsappSessionKeys = pgTable(
+  'whatsapp_session_keys',
+  {
+    sessionId: text('session_id').notNull(),
+    type: text('type').notNull(),
+    keyId: text('key_id').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.type, t.keyId] })],
+);
 
 /**
  * Logins in progress (new-client until save, remove-client or expiry), one row per device id. The
@@ -97,6 +122,8 @@ export const whatsappLogins = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** the proxy chosen at new-client; its use is counted when the account is saved */
     proxyId: integer('proxy_id').references(() => proxies.id, { onDelete: 'set null' }),
+    /** the engine the login runs on, carried to the account when it is saved (null: the default) */
+    engine: text('engine'),
     /** the worker running it, once one took the job */
     workerId: text('worker_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

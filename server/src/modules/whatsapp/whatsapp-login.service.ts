@@ -15,6 +15,7 @@ import {
   normalizePhone,
   type removeClientBody,
   type saveWhatsappBody,
+  type WaEngine,
   type WhatsappDto,
 } from '@wa/shared';
 import type { z } from 'zod';
@@ -68,7 +69,7 @@ export class WhatsappLogins {
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
     private readonly transaction: Transaction<LoginsTxStores>,
-    private readonly opts: { qrTimeoutMs?: number } = {},
+    private readonly opts: { qrTimeoutMs?: number; defaultEngine?: WaEngine | null } = {},
   ) {}
 
   /** The owner a login or account is for: the actor, or whomever admin and dev name (`account.create-login`). */
@@ -97,6 +98,9 @@ export class WhatsappLogins {
   async newClient(actor: Actor, b: NewClientInput): Promise<{ proxyId: number | null; deviceId: string }> {
     assertCan(actor, 'account.create-login');
     const userId = this.ownerFor(actor, b.userId);
+    if (b.engine !== undefined) assertCan(actor, 'account.choose-engine');
+    // the engine is fixed here: the stored session the login leaves belongs to it
+    const engine = b.engine ?? this.opts.defaultEngine ?? null;
     if (await this.repo.byClientId(b.deviceId)) throw badRequest(DEVICE_IN_USE);
     const proxy = await this.transaction(async ({ logins: repo }) => {
       await repo.lockLogins();
@@ -111,6 +115,7 @@ export class WhatsappLogins {
         userId,
         requestedBy: actor.id,
         proxyId: chosen?.id ?? null,
+        engine,
         ttlMs: UNTAKEN_LOGIN_MS,
       });
       if (!inserted) throw badRequest(DEVICE_IN_USE);
@@ -121,6 +126,7 @@ export class WhatsappLogins {
       userId,
       pairingNumber: b.phoneNumber ?? null,
       proxy: proxy?.value ?? null,
+      engine,
     };
     try {
       await this.queue.add(OPEN_SESSION_JOB, job, { jobId: b.deviceId });
@@ -242,10 +248,11 @@ export class WhatsappLogins {
       const taken = await repo.takeLogin(b.clientid);
       if (!taken) throw badRequest('This WhatsApp account is already saved.');
       const saved = old
-        ? await accounts.relogin(old.id, { ...fields, proxyId: taken.proxyId })
+        ? await accounts.relogin(old.id, { ...fields, proxyId: taken.proxyId, engine: taken.engine })
         : await accounts.create({
             ...fields,
             proxyId: taken.proxyId,
+            engine: taken.engine,
             userId,
             interval: await repo.userInterval(userId),
           });

@@ -1,7 +1,7 @@
 import { ACCOUNT_COLS as COLS, type AccountRow as Row, toWhatsappDto } from '@wa/core/accounts/account-row';
 import { type Db, rows } from '@wa/core/db/client';
 import { likePattern } from '@wa/core/paging';
-import type { WhatsappDto } from '@wa/shared';
+import type { WaEngine, WhatsappDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
 export interface ListFilter {
@@ -139,12 +139,13 @@ export class WhatsappRepo {
     userId: number;
     requestedBy: number;
     proxyId: number | null;
+    engine: WaEngine | null;
     ttlMs: number;
   }): Promise<boolean> {
     const r = await rows<{ device_id: string }>(
       this.db,
-      sql`insert into whatsapp_logins (device_id, user_id, requested_by, proxy_id, expires_at)
-          values (${l.deviceId}, ${l.userId}, ${l.requestedBy}, ${l.proxyId}, now() + ${l.ttlMs} * interval '1 millisecond')
+      sql`insert into whatsapp_logins (device_id, user_id, requested_by, proxy_id, engine, expires_at)
+          values (${l.deviceId}, ${l.userId}, ${l.requestedBy}, ${l.proxyId}, ${l.engine}, now() + ${l.ttlMs} * interval '1 millisecond')
           on conflict (device_id) do nothing returning device_id`,
     );
     return r.length > 0;
@@ -160,12 +161,12 @@ export class WhatsappRepo {
   }
 
   /** Ends a login in progress; returns it when this call ended it (one save wins). */
-  async takeLogin(deviceId: string): Promise<{ proxyId: number | null } | null> {
-    const [r] = await rows<{ proxy_id: number | null }>(
+  async takeLogin(deviceId: string): Promise<{ proxyId: number | null; engine: WaEngine | null } | null> {
+    const [r] = await rows<{ proxy_id: number | null; engine: WaEngine | null }>(
       this.db,
-      sql`delete from whatsapp_logins where device_id = ${deviceId} returning proxy_id`,
+      sql`delete from whatsapp_logins where device_id = ${deviceId} returning proxy_id, engine`,
     );
-    return r ? { proxyId: r.proxy_id } : null;
+    return r ? { proxyId: r.proxy_id, engine: r.engine } : null;
   }
 
   /** Counts one more account on the proxy (at save: a login dropped unsaved never counts). */
@@ -243,7 +244,8 @@ export class WhatsappRepo {
 
   /** A device's stored WhatsApp session goes (its account moved to another device). */
   async forgetStoredSession(deviceId: string): Promise<void> {
-    await this.db.execute(sql`delete from whatsapp_sessions where session_id = ${deviceId}`);
+    await this.db.execute(sql`with k as (delete from whatsapp_session_keys where session_id = ${deviceId})
+      delete from whatsapp_sessions where session_id = ${deviceId}`);
   }
 
   async latestMessage(whatsappId: number): Promise<Record<string, unknown> | null> {

@@ -1,0 +1,152 @@
+import { EventEmitter } from 'node:events';
+import type {
+  AnyMessageContent,
+  AuthenticationState,
+  BaileysEventMap,
+  UserFacingSocketConfig,
+  WAMessage,
+} from '@whiskeysockets/baileys';
+import { proto, WAMessageStubType } from '@whiskeysockets/baileys';
+import type { SocketFactory, SocketLike } from './baileys';
+
+/**
+ * A stand-in for Baileys' socket (tests only): what the driver calls is recorded, and `emit*`
+ * produce Baileys' own event shapes (`connection.update`, `creds.update`, `messages.upsert`,
+ * `messages.update`, `message-receipt.update`) as WhatsApp's servers would cause them. No network.
+ */
+export class FakeSocket implements SocketLike {
+  private readonly emitter = new EventEmitter();
+  readonly ev: SocketLike['ev'] = {
+    on: (event, listener) => {
+      this.emitter.on(event, listener as (arg: unknown) => void);
+    },
+    removeAllListeners: (event) => {
+      this.emitter.removeAllListeners(event);
+    },
+  };
+  user: SocketLike['user'] = undefined;
+  readonly sent: { jid: string; content: AnyMessageContent; id: string }[] = [];
+  readonly pairingRequests: string[] = [];
+  /** numbers (digits) on WhatsApp */
+  registered = new Set<string>();
+  /** the next sendMessage / onWhatsApp rejects with this */
+  failNext: Error | null = null;
+  ended = false;
+  logouts = 0;
+
+  constructor(readonly config: UserFacingSocketConfig) {}
+
+  get auth(): AuthenticationState {
+    return this.config.auth;
+  }
+
+  listeners(event: keyof BaileysEventMap): number {
+    return this.emitter.listenerCount(event);
+  }
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    this.pairingRequests.push(phoneNumber);
+    return `CODE${String(this.pairingRequests.length).padStart(4, '0')}`;
+  }
+
+  async sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined> {
+    this.takeFailure();
+    const id = `3EB0${String(this.sent.length + 1).padStart(16, '0')}`;
+    this.sent.push({ jid, content, id });
+    return { key: { id, fromMe: true, remoteJid: jid } };
+  }
+
+  async onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: boolean }[] | undefined> {
+    this.takeFailure();
+    return jids.map((jid) => ({ jid, exists: this.registered.has(jid.split('@')[0] ?? '') }));
+  }
+
+  async logout(): Promise<void> {
+    this.logouts++;
+  }
+
+  end(): void {
+    this.ended = true;
+  }
+
+  private takeFailure(): void {
+    const e = this.failNext;
+    this.failNext = null;
+    if (e) throw e;
+  }
+
+  // ---- WhatsApp's side ----
+
+  emit<E extends keyof BaileysEventMap>(event: E, arg: BaileysEventMap[E]): void {
+    this.emitter.emit(event, arg);
+  }
+
+  qr(qr: string): void {
+    this.emit('connection.update', { qr });
+  }
+
+  /** The phone scanned the QR or entered the code: WhatsApp signs the device (pair-success). */
+  pairSuccess(number: string, name = 'Member'): void {
+    const update = {
+      me: { id: `${number}:12@s.whatsapp.net`, name },
+      account: proto.ADVSignedDeviceIdentity.fromObject({ details: Buffer.from('d') }),
+      platform: 'smba',
+    };
+    Object.assign(this.auth.creds, update);
+    this.emit('creds.update', update);
+  }
+
+  open(number: string, name = 'Member'): void {
+    this.user = { id: `${number}:12@s.whatsapp.net`, name };
+    this.emit('connection.update', { connection: 'open' });
+  }
+
+  close(statusCode?: number, message = 'closed'): void {
+    const error = Object.assign(new Error(message), { output: { statusCode } });
+    this.emit('connection.update', { connection: 'close', lastDisconnect: { error, date: new Date() } });
+  }
+
+  status(id: string, status: proto.WebMessageInfo.Status, fromMe = true): void {
+    this.emit('messages.update', [{ key: { id, fromMe, remoteJid: '6281@s.whatsapp.net' }, update: { status } }]);
+  }
+
+  revoke(id: string): void {
+    this.emit('messages.update', [
+      {
+        key: { id, fromMe: true, remoteJid: '6281@s.whatsapp.net' },
+        update: { message: null, messageStubType: WAMessageStubType.REVOKE },
+      },
+    ]);
+  }
+
+  receipt(id: string, receipt: { receiptTimestamp?: number; readTimestamp?: number }): void {
+    this.emit('message-receipt.update', [
+      {
+        key: { id, fromMe: true, remoteJid: '6281@s.whatsapp.net' },
+        receipt: { userJid: '6281@s.whatsapp.net', ...receipt },
+      },
+    ]);
+  }
+
+  incoming(message: WAMessage, type: 'notify' | 'append' = 'notify'): void {
+    this.emit('messages.upsert', { messages: [message], type });
+  }
+}
+
+/** A socket factory that keeps every socket it made (a reconnect makes a new one). */
+export function fakeSockets(): { factory: SocketFactory; made: FakeSocket[]; last(): FakeSocket } {
+  const made: FakeSocket[] = [];
+  return {
+    made,
+    factory: (config) => {
+      const s = new FakeSocket(config);
+      made.push(s);
+      return s;
+    },
+    last: () => {
+      const s = made.at(-1);
+      if (!s) throw new Error('no socket was made');
+      return s;
+    },
+  };
+}
