@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { WaEngine } from '@wa/shared';
 import type { Express } from 'express';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../core/src/config';
@@ -10,6 +11,7 @@ import { createLogger } from '../../core/src/logger';
 import { InProcessBus } from '../../core/src/realtime/bus';
 import { createApp } from '../../server/src/app';
 import type { SimDriver } from '../../workers/src/drivers/sim';
+import type { SessionStore, WhatsAppDriver } from '../../workers/src/drivers/types';
 import { type Engine, startEngine } from '../../workers/src/engine/index';
 import { apiAs, type HasApp } from './api';
 import { createTestDatabase } from './db';
@@ -37,6 +39,10 @@ export interface WaHarnessOptions {
   maxPendingLogins?: number;
   /** when the simulated phone scans the code (SIM_PAIR_DELAY_MS for this harness's driver) */
   pairDelayMs?: number;
+  /** a real driver over a fake WhatsApp instead of the simulator (the engine's `driver`) */
+  driver?: (store: SessionStore, db: Database['db']) => WhatsAppDriver;
+  /** the engine new logins record (WA_DRIVER); none on the simulator */
+  defaultEngine?: WaEngine;
 }
 
 export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHarness> {
@@ -59,6 +65,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       blastSecondMs: opts.blastSecondMs,
       pendingTtlMs: opts.pendingTtlMs,
       maxPendingLogins: opts.maxPendingLogins,
+      driver: opts.driver,
     });
   };
   const h: WaHarness = {
@@ -75,7 +82,8 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       bus,
       queue,
       qrTimeoutMs: 1500,
-      monitor: { simulator: true },
+      monitor: { simulator: !opts.driver },
+      defaultEngine: opts.defaultEngine ?? null,
     }),
     restartEngine: async () => {
       h.engine = await boot(true);

@@ -150,3 +150,62 @@ export function fakeSockets(): { factory: SocketFactory; made: FakeSocket[]; las
     },
   };
 }
+
+/**
+ * WhatsApp's side for many sessions at once (tests only): each new socket behaves as WhatsApp's
+ * servers make it — one without logged-in credentials shows a QR, one with them (a restore on any
+ * worker, or the login again after a pairing's restartRequired) opens — and the phone's side is
+ * played per device id. `registered` is who is on WhatsApp, for every socket.
+ */
+export class FakeWhatsApp {
+  readonly registered = new Set<string>();
+  private readonly sockets = new Map<string, FakeSocket[]>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  readonly factory: SocketFactory = (config, clientId) => {
+    const socket = new FakeSocket(config);
+    socket.registered = this.registered;
+    const list = this.sockets.get(clientId) ?? [];
+    list.push(socket);
+    this.sockets.set(clientId, list);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      connectLikeWhatsApp(socket, list.length);
+    }, 1);
+    this.timers.add(timer);
+    return socket;
+  };
+
+  /** the session's current socket */
+  socket(clientId: string): FakeSocket {
+    const s = this.sockets.get(clientId)?.at(-1);
+    if (!s) throw new Error(`no socket for ${clientId}`);
+    return s;
+  }
+
+  /** every socket a session has had (a reconnect or a restore makes a new one) */
+  socketsOf(clientId: string): FakeSocket[] {
+    return this.sockets.get(clientId) ?? [];
+  }
+
+  /** The phone scans the QR (or enters the code): pair-success, then WhatsApp's restartRequired. */
+  link(clientId: string, number: string, name = 'Member'): void {
+    const socket = this.socket(clientId);
+    socket.pairSuccess(number, name);
+    socket.close(515, 'restart required');
+  }
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
+
+/** What WhatsApp does with a new socket: a QR for a new login, the connection for known credentials. */
+function connectLikeWhatsApp(socket: FakeSocket, n: number): void {
+  if (socket.ended) return;
+  const { creds } = socket.auth;
+  const me = creds.me;
+  if (creds.account && me) socket.open(me.id.split(/[:@]/)[0] ?? '', me.name ?? '');
+  else socket.qr(`2@fake-qr-${n}`);
+}

@@ -53,7 +53,8 @@ export interface SocketLike {
   end(error: Error | undefined): void;
 }
 
-export type SocketFactory = (config: UserFacingSocketConfig) => SocketLike;
+/** Makes the socket of one session (`clientId`: the device id, which tests' fakes key their WhatsApp by). */
+export type SocketFactory = (config: UserFacingSocketConfig, clientId: string) => SocketLike;
 
 export interface BaileysDriverOptions {
   store: SessionStore;
@@ -268,7 +269,7 @@ class BaileysSession implements WhatsAppSession {
       ...(this.config.waWebSocketUrl ? { waWebSocketUrl: this.config.waWebSocketUrl } : {}),
     };
     const factory = this.config.socketFactory ?? ((c: UserFacingSocketConfig) => makeWASocket(c) as SocketLike);
-    const socket = factory(config);
+    const socket = factory(config, this.clientId);
     this.socket = socket;
     socket.ev.on('creds.update', (update) => this.onCreds(socket, update));
     socket.ev.on('connection.update', (update) => void this.onConnection(socket, update));

@@ -1,14 +1,14 @@
 /**
  * The driver contract's harness for `baileys`: the real BaileysDriver and auth state, over a fake
- * socket (baileys-fake.ts) that emits Baileys' own event shapes. WhatsApp's side acts as it does for
- * a real socket: a socket with no logged-in credentials shows a QR by itself; one with them (a
- * restore, or the login again after a pairing's restartRequired) opens by itself. A lost
- * connection is retried only after a minute here, so the cases see the session while it is down.
+ * WhatsApp (baileys-fake.ts) whose sockets emit Baileys' own event shapes and behave as WhatsApp's
+ * servers make a socket behave (a QR for a new login; the connection for known credentials). A lost
+ * connection is retried only after a minute here, so the cases see the session while it is down
+ * (the reconnect itself: baileys.test.ts).
  */
 import { proto } from '@whiskeysockets/baileys';
 import { BaileysDriver } from './baileys';
 import { MemoryAuthKeyStore } from './baileys-auth';
-import { FakeSocket } from './baileys-fake';
+import { FakeWhatsApp } from './baileys-fake';
 import type { ContractHarness, RemoteSide } from './contract';
 import { MemorySessionStore } from './session-store';
 import type { AckKind } from './types';
@@ -23,71 +23,49 @@ const STATUS: Record<AckKind, proto.WebMessageInfo.Status> = {
 
 export async function baileysHarness(): Promise<ContractHarness> {
   const store = new MemorySessionStore();
-  const registered = new Set<string>();
-  const made: FakeSocket[] = [];
-  const timers: NodeJS.Timeout[] = [];
+  const whatsapp = new FakeWhatsApp();
   const driver = new BaileysDriver({
     store,
     keys: new MemoryAuthKeyStore(),
     reconnectDelaysMs: [60_000],
-    socketFactory: (config) => {
-      const socket = new FakeSocket(config);
-      socket.registered = registered;
-      made.push(socket);
-      timers.push(setTimeout(() => connectLikeWhatsApp(socket, made.length), 1));
-      return socket;
-    },
+    socketFactory: whatsapp.factory,
   });
-  const last = () => {
-    const socket = made.at(-1);
-    if (!socket) throw new Error('no socket yet');
-    return socket;
-  };
   return {
     driver,
     store,
-    remote: () => remoteSide(last),
+    remote: (clientId) => remoteSide(whatsapp, clientId),
     async close() {
-      for (const t of timers) clearTimeout(t);
+      whatsapp.close();
       await driver.close();
     },
   };
 }
 
-/** What WhatsApp does with a new socket: a QR for a new login, the connection for known credentials. */
-function connectLikeWhatsApp(socket: FakeSocket, n: number): void {
-  if (socket.ended) return;
-  const me = socket.auth.creds.me;
-  if (socket.auth.creds.account && me) socket.open(me.id.split(/[:@]/)[0] ?? '', me.name ?? '');
-  else socket.qr(`2@fake-qr-${n}`);
-}
-
-function remoteSide(last: () => FakeSocket): RemoteSide {
+function remoteSide(whatsapp: FakeWhatsApp, clientId: string): RemoteSide {
+  const socket = () => whatsapp.socket(clientId);
   return {
-    // pair-success, then WhatsApp's restartRequired: the driver logs in again on a new socket, which opens
     link: async ({ number, pushname }) => {
-      last().pairSuccess(number, pushname);
-      last().close(515, 'restart required');
+      whatsapp.link(clientId, number, pushname);
       await new Promise((r) => setTimeout(r, 10));
     },
     register: (numbers) => {
-      for (const n of numbers) last().registered.add(n);
+      for (const n of numbers) whatsapp.registered.add(n);
     },
-    ack: (messageId, ack) => last().status(messageId, STATUS[ack]),
-    revoke: (messageId) => last().revoke(messageId),
+    ack: (messageId, ack) => socket().status(messageId, STATUS[ack]),
+    revoke: (messageId) => socket().revoke(messageId),
     reply: ({ from, text, buttonId }) =>
-      last().incoming({
+      socket().incoming({
         key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id: `IN${Date.now()}` },
         message: buttonId
           ? { buttonsResponseMessage: { selectedButtonId: buttonId, selectedDisplayText: text ?? '' } }
           : { conversation: text ?? '' },
       }),
-    disconnect: () => last().close(408, 'connection lost'),
-    loggedOutFromPhone: () => last().close(401, 'logged out'),
-    conflict: () => last().close(440, 'replaced'),
-    ban: () => last().close(403, 'forbidden'),
+    disconnect: () => socket().close(408, 'connection lost'),
+    loggedOutFromPhone: () => socket().close(401, 'logged out'),
+    conflict: () => socket().close(440, 'replaced'),
+    ban: () => socket().close(403, 'forbidden'),
     failNextSend: (kind) => {
-      last().failNext =
+      socket().failNext =
         kind === 'rate-limit'
           ? Object.assign(new Error('rate-overlimit'), { output: { statusCode: 429 } })
           : kind === 'restricted'

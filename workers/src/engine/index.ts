@@ -6,7 +6,7 @@ import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { createDriver } from '../drivers/index';
 import { DbSessionStore } from '../drivers/session-store';
-import type { WhatsAppDriver } from '../drivers/types';
+import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { registerJobs } from '../jobs/registry';
 import { SessionHost } from './host';
 
@@ -39,13 +39,17 @@ export async function startEngine(opts: {
   pendingTtlMs?: number;
   /** unsaved logins this worker runs at once (overrides config.engine) */
   maxPendingLogins?: number;
+  /** the driver to use instead of the one WA_DRIVER selects (tests: a real driver over a fake WhatsApp) */
+  driver?: (store: SessionStore, db: Db) => WhatsAppDriver;
 }): Promise<Engine> {
   const settings = opts.config.engine ?? DEFAULT_ENGINE_SETTINGS;
   const store = new DbSessionStore(opts.db);
-  const driver = await createDriver({ ...opts.config, sim: opts.config.sim ?? DEFAULT_SIM_CONFIG }, store, {
-    db: opts.db,
-    log: opts.log,
-  });
+  const driver =
+    opts.driver?.(store, opts.db) ??
+    (await createDriver({ ...opts.config, sim: opts.config.sim ?? DEFAULT_SIM_CONFIG }, store, {
+      db: opts.db,
+      log: opts.log,
+    }));
   const host = new SessionHost({
     db: opts.db,
     bus: opts.bus,
