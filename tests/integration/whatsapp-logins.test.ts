@@ -80,6 +80,25 @@ describe('connecting an account', () => {
     expect(mine).toEqual({ engine: null });
   });
 
+  it('never gives a whatsapp-web.js login a SOCKS proxy with credentials (Chromium cannot use it); a Baileys login may get it', async () => {
+    const db = h.database.db;
+    await db.execute(
+      sql`insert into proxies (value, status, count_use) values ('socks5://u:p@10.7.0.1:1080', 'active', -1000)`,
+    );
+    try {
+      const browser = await wa(admin).post('/new-client', { deviceId: newDeviceId(), engine: 'wwebjs' });
+      const browserless = await wa(admin).post('/new-client', { deviceId: newDeviceId(), engine: 'baileys' });
+      const value = async (id: number | null) =>
+        (await rows<{ value: string }>(db, sql`select value from proxies where id = ${id}`))[0]?.value ?? null;
+      expect(await value(browser.body.proxyId)).not.toBe('socks5://u:p@10.7.0.1:1080');
+      expect(await value(browserless.body.proxyId)).toBe('socks5://u:p@10.7.0.1:1080');
+      await remove(admin, browser.body.deviceId);
+      await remove(admin, browserless.body.deviceId);
+    } finally {
+      await db.execute(sql`delete from proxies where value = 'socks5://u:p@10.7.0.1:1080'`);
+    }
+  });
+
   it('refuses a pairing number that does not start with 62, and a malformed device id', async () => {
     const bad = await wa(member).post('/new-client', { deviceId: newDeviceId(), phoneNumber: '081355500011' });
     expect(bad.status).toBe(400);

@@ -109,7 +109,7 @@ export class WhatsappLogins {
       const { capacity, pending } = await repo.loginCapacity();
       if (capacity === 0) throw new AppError(503, LOGIN_TEXTS.noWorker);
       if (pending >= capacity) throw new AppError(429, LOGIN_TEXTS.workersBusy);
-      const chosen = await repo.leastUsedProxy();
+      const chosen = await repo.leastUsedProxy(engine);
       const inserted = await repo.insertLogin({
         deviceId: b.deviceId,
         userId,

@@ -122,11 +122,14 @@ export class WhatsappRepo {
    * The least used active proxy (§7 new-client), counting the logins that hold it unsaved: its use
    * is only counted at save, so without them every login at once would get the same proxy.
    */
-  async leastUsedProxy(): Promise<{ id: number; value: string } | null> {
+  async leastUsedProxy(engine: WaEngine | null = null): Promise<{ id: number; value: string } | null> {
+    // Chromium cannot authenticate to a SOCKS proxy: a whatsapp-web.js login never gets one with
+    // credentials (it would not start); Baileys can use it
+    const usable = engine === 'wwebjs' ? sql`and p.value !~* '^socks[45]://[^@/]+@'` : sql``;
     const [p] = await rows<{ id: number; value: string }>(
       this.db,
       sql`select p.id, p.value from proxies p
-          where p.status = 'active'
+          where p.status = 'active' ${usable}
           order by p.count_use + (select count(*) from whatsapp_logins l where l.proxy_id = p.id and l.expires_at > now()), p.id
           limit 1`,
     );
