@@ -217,6 +217,25 @@ describe('Baileys driver: sending', () => {
     expect(baileysFailure(new Error('Timed Out'))).toBe('failed');
   });
 
+  it('gives WhatsApp back the text of a sent message a device could not decrypt, from the log', async () => {
+    const asked: string[] = [];
+    const d = new BaileysDriver({
+      store,
+      keys,
+      socketFactory: sockets.factory,
+      sentText: async (clientId, id) => {
+        asked.push(`${clientId}/${id}`);
+        return id === 'M1' ? 'Halo Budi' : null;
+      },
+    });
+    await d.createSession({ clientId: 'id-9' }).start();
+    const { getMessage } = sockets.last().config;
+    expect(await getMessage?.({ id: 'M1', fromMe: true })).toEqual({ conversation: 'Halo Budi' });
+    expect(await getMessage?.({ id: 'M2', fromMe: true })).toBeUndefined();
+    expect(asked).toEqual(['id-9/M1', 'id-9/M2']);
+    await d.close();
+  });
+
   it('refuses to send while not connected', async () => {
     const { session } = await started();
     const sent = session.sendText('6285700000001', 'x');

@@ -67,6 +67,12 @@ export interface BaileysDriverOptions {
   waWebSocketUrl?: string;
   /** waits before reconnecting a dropped session, one per attempt in a row (the last repeats) */
   reconnectDelaysMs?: readonly number[];
+  /**
+   * The text of a message this account sent, by its id: WhatsApp asks the sender to encrypt a
+   * message again when a recipient's device could not decrypt it ("waiting for this message"), and
+   * Baileys can only answer with the message in hand. The message log has it; nothing is kept in memory.
+   */
+  sentText?: (clientId: string, messageId: string) => Promise<string | null>;
 }
 
 const DEFAULT_RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000, 30_000, 60_000];
@@ -264,7 +270,10 @@ class BaileysSession implements WhatsAppSession {
       syncFullHistory: false,
       shouldSyncHistoryMessage: () => false,
       markOnlineOnConnect: false,
-      getMessage: async () => undefined,
+      getMessage: async (key) => {
+        const text = key.id && this.config.sentText ? await this.config.sentText(this.clientId, key.id) : null;
+        return text === null ? undefined : { conversation: text };
+      },
       ...(agent ? { agent, fetchAgent: agent } : {}),
       ...(this.config.waWebSocketUrl ? { waWebSocketUrl: this.config.waWebSocketUrl } : {}),
     };

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Config } from '@wa/core/config';
-import type { Db } from '@wa/core/db/client';
+import { type Db, rows } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
+import { sql } from 'drizzle-orm';
 import type { Engine, SessionOptions, SessionStore, WhatsAppDriver, WhatsAppSession } from './types';
 
 /**
@@ -23,12 +24,28 @@ export async function createDriver(
     if (engine === 'baileys') {
       const { BaileysDriver } = await import('./baileys');
       const { DbAuthKeyStore, MemoryAuthKeyStore } = await import('./baileys-auth');
-      const keys = deps.db ? new DbAuthKeyStore(deps.db) : new MemoryAuthKeyStore();
-      return new BaileysDriver({ store, keys, ...(deps.log ? { logger: deps.log } : {}) });
+      const { db, log } = deps;
+      const keys = db ? new DbAuthKeyStore(db) : new MemoryAuthKeyStore();
+      return new BaileysDriver({
+        store,
+        keys,
+        ...(log ? { logger: log } : {}),
+        ...(db ? { sentText: (clientId, messageId) => sentText(db, clientId, messageId) } : {}),
+      });
     }
     const { WwebjsDriver } = await import('./wwebjs');
     return new WwebjsDriver({ store, dataDir: path.join(config.dataDir, 'wwebjs'), chromePath: config.chromePath });
   });
+}
+
+/** A blast message's text from the log, for Baileys to send again to a device that could not decrypt it. */
+async function sentText(db: Db, clientId: string, messageId: string): Promise<string | null> {
+  const [r] = await rows<{ text: string | null }>(
+    db,
+    sql`select m.text from message_logs m join whatsapp_accounts w on w.id = m.whatsapp_id
+        where m.wa_message_id = ${messageId} and w.clientid = ${clientId} limit 1`,
+  );
+  return r?.text ?? null;
 }
 
 /**
