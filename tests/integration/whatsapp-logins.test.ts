@@ -60,12 +60,23 @@ describe('connecting an account', () => {
   });
 
   it('records the engine an admin chose on the login and on the account; members get the default and may not choose', async () => {
-    const { deviceId } = await connect(admin, { engine: 'baileys' });
+    const { deviceId, account } = await connect(admin, { engine: 'baileys' });
     const [row] = await rows<{ engine: string | null }>(
       h.database.db,
       sql`select engine from whatsapp_accounts where clientid = ${deviceId}`,
     );
     expect(row).toEqual({ engine: 'baileys' });
+    // the account says which engine it runs on; a reconnect keeps it unless an admin picks another
+    const listed = await wa(admin).get(`/${account.id}`);
+    expect(listed.body.whatsapp).toMatchObject({ clientid: deviceId, engine: 'baileys' });
+    const again = newDeviceId();
+    expect((await wa(admin).post('/new-client', { deviceId: again, previousDeviceId: deviceId })).status).toBe(201);
+    const [login] = await rows<{ engine: string | null }>(
+      h.database.db,
+      sql`select engine from whatsapp_logins where device_id = ${again}`,
+    );
+    expect(login).toEqual({ engine: 'baileys' });
+    await remove(admin, again);
     const chosen = await wa(member).post('/new-client', { deviceId: newDeviceId(), engine: 'baileys' });
     expect(chosen.status).toBe(403);
     const bad = await wa(admin).post('/new-client', { deviceId: newDeviceId(), engine: 'chromium' });

@@ -27,6 +27,7 @@ export interface AccountRow {
   daily_cap: number | null;
   sent_today: number;
   blast_start_at: Date | string | null;
+  engine: string | null;
   created_at: Date | string;
   firstname?: string;
   lastname?: string;
@@ -39,7 +40,7 @@ export const ACCOUNT_COLS = sql`w.id, w.clientid, w.user_id, w.previous_device_i
   w.income, w.suspended, w.suspended_count, w.created_at,
   case when w.paused_until > now() then w.paused_until end as paused_until,
   case when w.paused_until > now() then w.pause_reason end as pause_reason,
-  ${DAILY_CAP} as daily_cap, ${SENT_TODAY} as sent_today, w.blast_start_at`;
+  ${DAILY_CAP} as daily_cap, ${SENT_TODAY} as sent_today, w.blast_start_at, w.engine`;
 
 export function toWhatsappDto(r: AccountRow): WhatsappDto {
   const dto: WhatsappDto = {
@@ -68,6 +69,7 @@ export function toWhatsappDto(r: AccountRow): WhatsappDto {
     daily_cap: Number(r.daily_cap ?? 0),
     sent_today: Number(r.sent_today),
     scheduled_at: r.status === 'sending' && r.blast_start_at ? new Date(r.blast_start_at).toISOString() : null,
+    engine: r.engine === 'wwebjs' || r.engine === 'baileys' ? r.engine : null,
     createdAt: new Date(r.created_at).toISOString(),
   };
   if (r.firstname !== undefined) {

@@ -280,6 +280,8 @@ export interface WhatsappDto {
   sent_today: number;
   /** a scheduled blast starts sending at this time (ISO); null when none is scheduled */
   scheduled_at: string | null;
+  /** the engine its session runs on; null: whatsapp-web.js (an account from before engines) or the simulator */
+  engine: WaEngine | null;
   createdAt: string;
   User?: { firstname: string; lastname: string; email: string };
 }

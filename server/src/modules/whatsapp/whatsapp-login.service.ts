@@ -99,9 +99,11 @@ export class WhatsappLogins {
     assertCan(actor, 'account.create-login');
     const userId = this.ownerFor(actor, b.userId);
     if (b.engine !== undefined) assertCan(actor, 'account.choose-engine');
-    // the engine is fixed here: the stored session the login leaves belongs to it
-    const engine = b.engine ?? this.opts.defaultEngine ?? null;
     if (await this.repo.byClientId(b.deviceId)) throw badRequest(DEVICE_IN_USE);
+    // the engine is fixed here (the stored session the login leaves belongs to it); a reconnect
+    // keeps the account's own unless an admin chooses another
+    const previous = b.previousDeviceId ? await this.repo.byClientId(b.previousDeviceId) : null;
+    const engine = b.engine ?? previous?.engine ?? this.opts.defaultEngine ?? null;
     const proxy = await this.transaction(async ({ logins: repo }) => {
       await repo.lockLogins();
       const cap = LOGIN_CAPS[actor.role];

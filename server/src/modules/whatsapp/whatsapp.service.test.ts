@@ -27,6 +27,7 @@ class MemoryAccounts implements WhatsappStore, AccountSwitches {
       server: null,
       serialized: null,
       proxyId: null,
+      engine: null,
       reconnect: 0,
       interval: null,
       state: 'connected',

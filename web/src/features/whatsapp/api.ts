@@ -27,6 +27,8 @@ export interface ListQuery {
 }
 
 export type SaveBody = z.output<typeof saveWhatsappBody>;
+/** POST new-client, as the shared contract reads it (`engine` only from admin and dev). */
+export type NewClientBody = z.output<typeof newClientBody>;
 
 /** Rejects with 'Request timed out' (§8) when `p` has not settled after `ms`. */
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -60,7 +62,7 @@ export const whatsappApi = {
     ),
   get: (id: number) =>
     call<{ whatsapp: WhatsappDto }>(`/admin/whatsapp/${id}`, { fallback: 'Error fetching WhatsApp list' }),
-  newClient: (body: z.output<typeof newClientBody>) =>
+  newClient: (body: NewClientBody) =>
     call<{ proxyId: number | null; deviceId: string }>('/admin/whatsapp/new-client', {
       method: 'POST',
       body,

@@ -14,6 +14,7 @@ const base: WhatsappDto = {
   server: 'c.us',
   serialized: '6281200000001@c.us',
   proxyId: null,
+  engine: null,
   reconnect: 0,
   interval: null,
   state: 'connected',

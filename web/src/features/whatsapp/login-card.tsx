@@ -1,11 +1,12 @@
 import { Loader2, QrCode, Smartphone, TriangleAlert } from 'lucide-react';
+import { useId } from 'react';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { FormField } from '../../components/form-field';
+import { FormField, inputClass } from '../../components/form-field';
 import { LiveDot } from '../../components/live-dot';
 import { Card } from '../../components/page-breadcrumb';
 import type { WhatsappLogin } from './use-whatsapp-login';
-import { formatPairingCode, type Mode } from './whatsapp-login';
+import { ENGINE_CHOICES, type EngineChoice, engineChoice, formatPairingCode, type Mode } from './whatsapp-login';
 
 const toggleClass = (on: boolean) =>
   `flex flex-1 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition ${
@@ -17,7 +18,7 @@ const toggleClass = (on: boolean) =>
 /** The 'Metode Login' toggle: QR code or phone number (pairing code), fixed while a login runs. */
 function ModeToggle({ mode, busy, onChange }: { mode: Mode; busy: boolean; onChange(mode: Mode): void }) {
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">Metode Login</legend>
       <div className="flex gap-1 rounded-lg bg-gray-100 p-1 dark:bg-gray-900">
         <button
@@ -40,6 +41,40 @@ function ModeToggle({ mode, busy, onChange }: { mode: Mode; busy: boolean; onCha
         </button>
       </div>
     </fieldset>
+  );
+}
+
+/** 'Mesin' (admin and dev): the engine the new login runs on, fixed while a login runs. */
+function EngineSelect({
+  engine,
+  busy,
+  onChange,
+}: {
+  engine: EngineChoice;
+  busy: boolean;
+  onChange(engine: EngineChoice): void;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">
+        Mesin
+      </label>
+      <select
+        id={id}
+        name="engine"
+        className={inputClass}
+        value={engine}
+        disabled={busy}
+        onChange={(e) => onChange(engineChoice(e.target.value))}
+      >
+        {ENGINE_CHOICES.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
@@ -117,7 +152,14 @@ export function LoginCard({ login }: { login: WhatsappLogin }) {
       )}
       <form onSubmit={login.generate} noValidate className="space-y-4">
         <FormField label="Whatsapp ID" name="deviceId" value={state.deviceId} readOnly />
-        <ModeToggle mode={mode} busy={busy} onChange={login.setMode} />
+        {login.chooseEngine ? (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <ModeToggle mode={mode} busy={busy} onChange={login.setMode} />
+            <EngineSelect engine={state.engine} busy={busy} onChange={login.setEngine} />
+          </div>
+        ) : (
+          <ModeToggle mode={mode} busy={busy} onChange={login.setMode} />
+        )}
         {mode === 'code' && (
           <FormField
             label="Nomor Telepon"

@@ -6,7 +6,15 @@ import { errorText } from '../../api/client';
 import { useLiveEvents } from '../../api/use-live-events';
 import { useAuth } from '../auth/auth-context';
 import { whatsappApi } from './api';
-import { initialLogin, loginReducer, pairingNumber, socketError } from './whatsapp-login';
+import {
+  canChooseEngine,
+  type EngineChoice,
+  initialLogin,
+  loginReducer,
+  newClientRequest,
+  pairingNumber,
+  socketError,
+} from './whatsapp-login';
 
 const qrImage = (qr: string) => QRCode.toDataURL(qr, { margin: 1, width: 264 });
 
@@ -20,6 +28,7 @@ const qrImage = (qr: string) => QRCode.toDataURL(qr, { margin: 1, width: 264 });
 export function useWhatsappLogin(reconnectId: number | null, type: string | null) {
   const { user } = useAuth();
   const role = normalizeRole(user?.role);
+  const chooseEngine = canChooseEngine(role);
   const navigate = useNavigate();
   const [state, dispatch] = useReducer(loginReducer, undefined, () => initialLogin(newClientId()));
 
@@ -117,15 +126,10 @@ export function useWhatsappLogin(reconnectId: number | null, type: string | null
       phoneNumber = n;
     }
     const id = state.deviceId;
-    const prev = state.previous;
+    const body = newClientRequest(state, { userId: user.id, phoneNumber, chooseEngine });
     dispatch({ type: 'start' });
     try {
-      const created = await whatsappApi.newClient({
-        deviceId: id,
-        userId: prev?.userId ?? user.id,
-        previousDeviceId: prev?.clientid,
-        phoneNumber,
-      });
+      const created = await whatsappApi.newClient(body);
       dispatch({ type: 'created', id, proxyId: created.proxyId });
       const res = await whatsappApi.qr(id);
       dispatch({ type: 'challenge', id, qrImage: res.qr ? await qrImage(res.qr) : null, code: res.code });
@@ -138,7 +142,10 @@ export function useWhatsappLogin(reconnectId: number | null, type: string | null
     state,
     connected,
     generate,
+    /** admin and dev: the 'Mesin' choice is shown and sent */
+    chooseEngine,
     setMode: (mode: 'qr' | 'code') => dispatch({ type: 'mode', mode }),
+    setEngine: (engine: EngineChoice) => dispatch({ type: 'engine', engine }),
     setPhone: (phone: string) => dispatch({ type: 'phone', phone }),
     cancel: () => dispatch({ type: 'cancel', next: newClientId() }),
   };

@@ -1,11 +1,15 @@
-import { GENERATING_WAIT_S, PAIRING_COUNTDOWN_S, QR_COUNTDOWN_S } from '@wa/shared';
+import { GENERATING_WAIT_S, newClientBody, PAIRING_COUNTDOWN_S, QR_COUNTDOWN_S, type WhatsappDto } from '@wa/shared';
 import { describe, expect, it } from 'vitest';
 import {
+  canChooseEngine,
+  ENGINE_CHOICES,
+  engineChoice,
   formatPairingCode,
   initialLogin,
   type LoginAction,
   type LoginState,
   loginReducer,
+  newClientRequest,
   PHONE_62_MESSAGE,
   pairingNumber,
   socketError,
@@ -108,5 +112,68 @@ describe('the login of /whatsapp/create (§4 Account creation flow)', () => {
     expect(formatPairingCode('ABCD1234')).toBe('ABCD-1234');
     expect(pairingNumber(' 62 812-3456-789 ')).toBe('628123456789');
     expect(pairingNumber('0812345678')).toBeNull();
+  });
+});
+
+describe("the 'Mesin' choice of /whatsapp/create (admin and dev pick the engine)", () => {
+  it('is offered to admin and dev only, in the order shown, starting at the server default', () => {
+    expect(canChooseEngine('admin')).toBe(true);
+    expect(canChooseEngine('dev')).toBe(true);
+    expect(canChooseEngine('member')).toBe(false);
+    expect(canChooseEngine('staff')).toBe(false);
+    expect(canChooseEngine(null)).toBe(false);
+    expect(ENGINE_CHOICES.map((c) => c.label)).toEqual([
+      'Bawaan server',
+      'whatsapp-web.js (Chromium)',
+      'Baileys (tanpa browser)',
+    ]);
+    expect(initialLogin(ID).engine).toBe('default');
+  });
+
+  it('reads a select value, anything unknown being the server default', () => {
+    expect(engineChoice('baileys')).toBe('baileys');
+    expect(engineChoice('wwebjs')).toBe('wwebjs');
+    expect(engineChoice('default')).toBe('default');
+    expect(engineChoice('sim')).toBe('default');
+  });
+
+  it('is kept from start to the end of the login, and fixed while it runs', () => {
+    const s = run([{ type: 'engine', engine: 'baileys' }, { type: 'start' }]);
+    expect(s.engine).toBe('baileys');
+    expect(loginReducer(s, { type: 'engine', engine: 'wwebjs' })).toBe(s);
+    const again = loginReducer(s, { type: 'cancel', next: 'id-1700000000000-9' });
+    expect(again).toMatchObject({ phase: 'idle', engine: 'baileys' });
+    expect(loginReducer(again, { type: 'engine', engine: 'default' }).engine).toBe('default');
+  });
+
+  it('sends `engine` in new-client only when an admin or dev chose one', () => {
+    const base = initialLogin(ID);
+    const asDefault = newClientRequest(base, { userId: 7, chooseEngine: true });
+    expect(asDefault).toEqual({ deviceId: ID, userId: 7, previousDeviceId: undefined, phoneNumber: undefined });
+    expect('engine' in asDefault).toBe(false);
+
+    const baileys = { ...base, engine: 'baileys' as const };
+    expect(newClientRequest(baileys, { userId: 7, chooseEngine: true }).engine).toBe('baileys');
+    expect(newClientRequest({ ...base, engine: 'wwebjs' }, { userId: 7, chooseEngine: true }).engine).toBe('wwebjs');
+    // a member or staff never sends it, whatever the state holds (the server would answer 403)
+    expect('engine' in newClientRequest(baileys, { userId: 7, chooseEngine: false })).toBe(false);
+  });
+
+  it('builds a body the shared contract accepts, for a reconnect by pairing code too', () => {
+    const previous = { id: 3, userId: 42, clientid: 'id-1600000000000-5' } as WhatsappDto;
+    const body = newClientRequest(
+      { deviceId: ID, previous, engine: 'baileys' },
+      { userId: 7, phoneNumber: '6281234567', chooseEngine: true },
+    );
+    expect(body).toEqual({
+      deviceId: ID,
+      userId: 42,
+      previousDeviceId: 'id-1600000000000-5',
+      phoneNumber: '6281234567',
+      engine: 'baileys',
+    });
+    expect(newClientBody.parse(JSON.parse(JSON.stringify(body)))).toEqual(body);
+    const plain = newClientRequest(initialLogin(ID), { userId: 7, chooseEngine: false });
+    expect(newClientBody.parse(JSON.parse(JSON.stringify(plain)))).toEqual({ deviceId: ID, userId: 7 });
   });
 });

@@ -1,10 +1,39 @@
-import { type ClientInfo, GENERATING_WAIT_S, PAIRING_COUNTDOWN_S, QR_COUNTDOWN_S, type WhatsappDto } from '@wa/shared';
+import {
+  type ClientInfo,
+  GENERATING_WAIT_S,
+  PAIRING_COUNTDOWN_S,
+  QR_COUNTDOWN_S,
+  type Role,
+  WA_ENGINES,
+  type WaEngine,
+  type WhatsappDto,
+} from '@wa/shared';
+import type { NewClientBody } from './api';
 
 export type Mode = 'qr' | 'code';
+/** The 'Mesin' choice (admin and dev): the installation's default (WA_DRIVER), or one engine. */
+export type EngineChoice = 'default' | WaEngine;
 /** idle: the generate button; generating: waiting for the first code; showing: QR or code; saving */
 export type Phase = 'idle' | 'generating' | 'showing' | 'saving';
 
 export const PHONE_62_MESSAGE = 'Nomor harus diawali 62 dan hanya berisi angka, contoh 6281xxxxxxx.';
+
+/** The options of 'Mesin', in the order shown; 'default' sends no `engine`. */
+export const ENGINE_CHOICES: readonly { value: EngineChoice; label: string }[] = [
+  { value: 'default', label: 'Bawaan server' },
+  { value: 'wwebjs', label: 'whatsapp-web.js (Chromium)' },
+  { value: 'baileys', label: 'Baileys (tanpa browser)' },
+];
+
+/** Who picks the engine of a login (policy `account.choose-engine`): admin and dev. */
+export function canChooseEngine(role: Role | null): boolean {
+  return role === 'admin' || role === 'dev';
+}
+
+/** A 'Mesin' select value as a choice; anything unknown is the server's default. */
+export function engineChoice(value: string): EngineChoice {
+  return (WA_ENGINES as readonly string[]).includes(value) ? (value as WaEngine) : 'default';
+}
 
 /** The pairing code as 4 characters, a dash, then the rest (§2). */
 export function formatPairingCode(code: string): string {
@@ -49,6 +78,8 @@ export interface LoginState {
   /** the read-only 'Whatsapp ID': the device id the next login uses */
   deviceId: string;
   mode: Mode;
+  /** the 'Mesin' choice; only admin and dev see it, and only theirs is sent */
+  engine: EngineChoice;
   phone: string;
   phoneError: string | null;
   phase: Phase;
@@ -72,6 +103,7 @@ export function initialLogin(deviceId: string): LoginState {
   return {
     deviceId,
     mode: 'qr',
+    engine: 'default',
     phone: '',
     phoneError: null,
     phase: 'idle',
@@ -95,6 +127,7 @@ export type LoginAction =
   | { type: 'previous'; account: WhatsappDto }
   | { type: 'error'; text: string }
   | { type: 'mode'; mode: Mode }
+  | { type: 'engine'; engine: EngineChoice }
   | { type: 'phone'; phone: string }
   | { type: 'phone-invalid' }
   | { type: 'start' }
@@ -125,6 +158,25 @@ function abandon(s: LoginState, next: string): LoginState {
   };
 }
 
+/**
+ * The new-client body of the login about to start: for the account ?r= reconnects (its owner and
+ * old device id) or for `userId`, with the pairing number in pairing-code mode, and `engine` only
+ * when an admin or dev chose one (absent, the server's default applies; members may not send it).
+ */
+export function newClientRequest(
+  s: Pick<LoginState, 'deviceId' | 'previous' | 'engine'>,
+  opts: { userId: number; phoneNumber?: string; chooseEngine: boolean },
+): NewClientBody {
+  const body: NewClientBody = {
+    deviceId: s.deviceId,
+    userId: s.previous?.userId ?? opts.userId,
+    previousDeviceId: s.previous?.clientid,
+    phoneNumber: opts.phoneNumber,
+  };
+  if (opts.chooseEngine && s.engine !== 'default') body.engine = s.engine;
+  return body;
+}
+
 /** §4 Account creation flow, one step at a time. */
 export function loginReducer(s: LoginState, a: LoginAction): LoginState {
   switch (a.type) {
@@ -134,6 +186,9 @@ export function loginReducer(s: LoginState, a: LoginAction): LoginState {
       return { ...s, error: a.text };
     case 'mode':
       return { ...s, mode: a.mode };
+    case 'engine':
+      // fixed while a login runs: its engine was chosen when new-client was called
+      return s.phase === 'idle' ? { ...s, engine: a.engine } : s;
     case 'phone':
       return { ...s, phone: a.phone, phoneError: null };
     case 'phone-invalid':
