@@ -258,9 +258,10 @@ class BaileysSession implements WhatsAppSession {
     if (!auth || this.isDestroyed()) return;
     this.codeRequested = false;
     const agent = proxyAgent(this.options.proxy);
-    const logger = (this.config.logger ?? pino({ level: 'silent' })).child(
+    const parent = this.config.logger ?? pino({ level: 'silent' });
+    const logger = parent.child(
       { engine: 'baileys', deviceId: this.clientId },
-      { level: 'error' },
+      { level: quieter(parent.level, 'error') },
     );
     const config: UserFacingSocketConfig = {
       auth: auth.state,
@@ -510,6 +511,13 @@ export function mediaContent(media: MediaFile, caption?: string): AnyMessageCont
   if (mimetype.startsWith('image/')) return { image: file, mimetype, ...(caption ? { caption } : {}) };
   if (mimetype.startsWith('video/')) return { video: file, mimetype, ...(caption ? { caption } : {}) };
   return { document: file, mimetype, fileName: media.filename, ...(caption ? { caption } : {}) };
+}
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** The quieter of two pino levels: Baileys logs at `error` at most, and never louder than the worker. */
+function quieter(a: string, b: string): string {
+  return LEVELS.indexOf(a) > LEVELS.indexOf(b) ? a : b;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
