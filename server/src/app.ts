@@ -19,6 +19,9 @@ import { AuthService } from './modules/auth/auth.service';
 import { BonusRepo } from './modules/bonus/bonus.repo';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
 import { BonusService } from './modules/bonus/bonus.service';
+import { HealthRepo } from './modules/health/health.repo';
+import { healthRoutes } from './modules/health/health.routes';
+import { HealthService } from './modules/health/health.service';
 import { LevelsRepo } from './modules/levels/levels.repo';
 import { levelsRoutes } from './modules/levels/levels.routes';
 import { LevelsService } from './modules/levels/levels.service';
@@ -134,9 +137,7 @@ export function createApp(deps: AppDeps): Express {
     if (where !== null) throw badRequest(`${where || 'The request'} ${NUL_MSG}`, where ? { [where]: NUL_MSG } : {});
     next();
   });
-  api.get('/health', (_req, res) => {
-    res.json({ ok: true });
-  });
+  api.use('/health', healthRoutes(new HealthService(new HealthRepo(deps.db), bus)));
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>

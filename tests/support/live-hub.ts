@@ -46,6 +46,9 @@ export class WatchedBus implements EventBus {
   count(channel: string): number {
     return this.subscriptions.get(channel) ?? 0;
   }
+  ping() {
+    return this.inner.ping();
+  }
   close() {
     return this.inner.close();
   }

@@ -12,12 +12,16 @@ export interface EventBus {
   publish(channel: string, message: unknown): Promise<void>;
   /** returns the unsubscribe function */
   subscribe(channel: string, listener: BusListener): Promise<() => Promise<void>>;
+  /** resolves when the bus answers (Redis: a PING); rejects when it does not */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export class InProcessBus implements EventBus {
   readonly kind = 'memory' as const;
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async ping(): Promise<void> {}
 
   async publish(channel: string, message: unknown): Promise<void> {
     // a round trip through JSON, as over Redis, so no caller relies on sharing objects
@@ -62,6 +66,10 @@ export class RedisBus implements EventBus {
       }
       for (const l of set) l(message);
     });
+  }
+
+  async ping(): Promise<void> {
+    await this.pub.ping();
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
