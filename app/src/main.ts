@@ -58,6 +58,7 @@ async function main() {
     trustProxy: config.trustProxy,
     importTuning: config.imports,
     defaultEngine: config.waDriver === 'sim' ? null : config.waDriver,
+    metricsToken: config.metricsToken,
     // the hub is attached just below, before the first request can arrive
     monitor: {
       engine: host ? () => ({ workerId: host.workerId, sessions: host.states() }) : undefined,

@@ -37,6 +37,8 @@ export interface Config {
   devPassword: string | null;
   /** TRUST_PROXY: which reverse proxies to believe about the client address (Express `trust proxy`); off by default. */
   trustProxy: boolean | number | string;
+  /** METRICS_TOKEN: GET /metrics answers Prometheus with this bearer token; without it /metrics is 404. */
+  metricsToken: string | null;
   /**
    * WA_DRIVER: the engine new accounts log in with, `wwebjs` (default, a Chromium per account) or
    * `baileys` (browserless); or `sim`, the simulator, for every account.
@@ -123,6 +125,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (jwtSecret !== null && jwtSecret.length < 16) {
     problems.push('JWT_SECRET must be at least 16 characters long');
   }
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters long');
+  }
   const adminEmail = str('ADMIN_EMAIL');
   const adminPassword = str('ADMIN_PASSWORD');
   if ((adminEmail === null) !== (adminPassword === null)) {
@@ -181,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devEmail: devEmail?.toLowerCase() ?? null,
     devPassword,
     trustProxy: trustProxy ?? false,
+    metricsToken,
     waDriver,
     chromePath: str('CHROME_PATH') ?? '/usr/bin/chromium',
     logLevel,

@@ -28,6 +28,9 @@ import { LevelsService } from './modules/levels/levels.service';
 import { MessageLogRepo } from './modules/messagelog/messagelog.repo';
 import { messageLogRoutes } from './modules/messagelog/messagelog.routes';
 import { MessageLogService } from './modules/messagelog/messagelog.service';
+import { Metrics } from './modules/metrics/metrics';
+import { MetricsRepo } from './modules/metrics/metrics.repo';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { MonitorRepo } from './modules/monitor/monitor.repo';
 import { monitorRoutes, simRoutes } from './modules/monitor/monitor.routes';
 import { MonitorService, type MonitorSources } from './modules/monitor/monitor.service';
@@ -78,6 +81,8 @@ export interface AppDeps {
   qrTimeoutMs?: number;
   /** WA_DRIVER: the engine new accounts log in with (null: the simulator, which needs none) */
   defaultEngine?: WaEngine | null;
+  /** METRICS_TOKEN: GET /metrics answers this bearer token; absent, /metrics is 404 */
+  metricsToken?: string | null;
   /** APP_TIMEZONE: whose calendar day the dashboard's "today" is (Asia/Jakarta when absent) */
   timezone?: string;
   /** what the dev monitor reads of this process: its engine (embedded mode) and WebSocket hub */
@@ -129,7 +134,15 @@ export function createApp(deps: AppDeps): Express {
   const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.authState(id));
   const signFor = (user: { id: number; role: string; tokenVersion: number }) => signToken(deps.jwtSecret, user);
 
+  const queue = deps.queue ?? new InProcessQueue();
+  const metrics = new Metrics({
+    repo: new MetricsRepo(deps.db),
+    queue,
+    sockets: () => deps.monitor?.hub?.()?.sockets.length ?? null,
+  });
+  app.use('/metrics', metricsRoutes(metrics, deps.metricsToken ?? null));
   const api = express.Router();
+  api.use(metrics.middleware);
   api.use(express.json({ limit: '1mb' }));
   // PostgreSQL cannot store a NUL character: refuse it in any body or query, whatever the route
   api.use((req, _res, next) => {
@@ -141,11 +154,11 @@ export function createApp(deps: AppDeps): Express {
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>
-    bulkImport(deps.db, PHONE_IMPORT, file, tmpDir, deps.importTuning),
+    metrics.timeImport('phone_numbers', () => bulkImport(deps.db, PHONE_IMPORT, file, tmpDir, deps.importTuning))(),
   );
   api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(phones));
   const proxies = new ProxiesService(new ProxiesRepo(deps.db), (file) =>
-    bulkImport(deps.db, PROXY_IMPORT, file, tmpDir, deps.importTuning),
+    metrics.timeImport('proxies', () => bulkImport(deps.db, PROXY_IMPORT, file, tmpDir, deps.importTuning))(),
   );
   api.use('/admin/proxy', requireAuth, proxiesRoutes(proxies));
   api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(new LevelsRepo(deps.db))));
@@ -173,7 +186,6 @@ export function createApp(deps: AppDeps): Express {
     transaction(deps.db, (tx) => new TemplatesRepo(tx)),
   );
   api.use('/admin/message', requireAuth, templatesRoutes(templates, mediaDir));
-  const queue = deps.queue ?? new InProcessQueue();
   const accounts = new WhatsappRepo(deps.db);
   const validatorFiles = path.join(deps.dataDir, 'uploads/validators');
   for (const kind of ['generator', 'validator'] as const) {

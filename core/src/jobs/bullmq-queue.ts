@@ -1,6 +1,13 @@
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import { JOB_NAMES, type JobMap, type JobName } from './names';
-import { type AddOptions, HandlerTable, type JobHandler, type JobQueue, UnknownJobError } from './queue';
+import {
+  type AddOptions,
+  HandlerTable,
+  type JobCounts,
+  type JobHandler,
+  type JobQueue,
+  UnknownJobError,
+} from './queue';
 
 export const QUEUE_NAME = 'wa-blaster';
 
@@ -64,6 +71,11 @@ export class BullmqQueue<M extends object = JobMap> implements JobQueue<M> {
       removeOnComplete: 1000,
       removeOnFail: 5000,
     });
+  }
+
+  async counts(): Promise<JobCounts> {
+    const c = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
   }
 
   async close(): Promise<void> {

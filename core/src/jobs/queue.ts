@@ -22,7 +22,17 @@ export interface JobQueue<M extends object = JobMap> {
   /** begin taking jobs (a producer-only process never calls it); throws MissingHandlerError */
   start(): Promise<void>;
   add<N extends JobName<M>>(name: N, payload: M[N], opts?: AddOptions): Promise<void>;
+  /** jobs by state right now (the /metrics queue depths) */
+  counts(): Promise<JobCounts>;
   close(): Promise<void>;
+}
+
+/** How many jobs wait, run, wait for their delay, or failed (and are kept). */
+export interface JobCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
 }
 
 export class UnknownJobError extends Error {
@@ -78,6 +88,8 @@ export class InProcessQueue<M extends object = JobMap> implements JobQueue<M> {
   private readonly timers = new Set<NodeJS.Timeout>();
   private running = false;
   private closed = false;
+  private active = 0;
+  private failed = 0;
 
   constructor(
     private readonly onError: (name: string, err: unknown) => void = () => {},
@@ -95,6 +107,10 @@ export class InProcessQueue<M extends object = JobMap> implements JobQueue<M> {
     this.running = true;
   }
 
+  async counts(): Promise<JobCounts> {
+    return { waiting: this.timers.size, active: this.active, delayed: 0, failed: this.failed };
+  }
+
   async add<N extends JobName<M>>(name: N, payload: M[N], opts: AddOptions = {}): Promise<void> {
     if (this.closed) throw new Error('queue is closed');
     const handler = this.handlers.get(name);
@@ -109,9 +125,14 @@ export class InProcessQueue<M extends object = JobMap> implements JobQueue<M> {
           if (key) this.pending.delete(key);
           return;
         }
+        this.active += 1;
         handler(payload)
-          .catch((err) => this.onError(name, err))
+          .catch((err) => {
+            this.failed += 1;
+            this.onError(name, err);
+          })
           .finally(() => {
+            this.active -= 1;
             if (key) this.pending.delete(key);
           });
       },

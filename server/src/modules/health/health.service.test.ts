@@ -5,7 +5,9 @@ const never = () => new Promise<never>(() => {});
 const fail = async () => {
   throw new Error('connection refused');
 };
-const repo = (over: Partial<{ ping(): Promise<void>; workers(): Promise<{ live: number; accounts: number }> }> = {}) => ({
+const repo = (
+  over: Partial<{ ping(): Promise<void>; workers(): Promise<{ live: number; accounts: number }> }> = {},
+) => ({
   ping: async () => {},
   workers: async () => ({ live: 2, accounts: 7 }),
   ...over,
