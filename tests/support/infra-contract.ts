@@ -80,6 +80,26 @@ export function describeQueueContract(label: string, make: ContractQueueFactory)
       expect(runs).toBe(1);
     });
 
+    it('counts the jobs running and the ones that failed (the /metrics queue depths)', async () => {
+      const q = queue('test.maybe');
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      q.register('test.maybe', async (p) => {
+        if (p.fail) throw new Error('boom');
+        await gate;
+      });
+      await q.start();
+      expect(await q.counts()).toMatchObject({ active: 0, failed: 0 });
+      await q.add('test.maybe', { fail: false, id: 'held' });
+      await until(async () => (await q.counts()).active === 1);
+      release();
+      await until(async () => (await q.counts()).active === 0);
+      await q.add('test.maybe', { fail: true, id: 'bad' });
+      await until(async () => (await q.counts()).failed === 1);
+    });
+
     it('keeps going after a handler throws', async () => {
       const q = queue('test.maybe');
       const done: string[] = [];
