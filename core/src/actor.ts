@@ -7,4 +7,6 @@ import type { Role } from '@wa/shared';
 export interface Actor {
   id: number;
   role: Role;
+  /** set when the caller came with an API key instead of a dashboard session */
+  apiKey?: { id: number; readOnly: boolean };
 }

@@ -7,6 +7,7 @@ import type { Db } from '@wa/core/db/client';
 import { badRequest } from '@wa/core/errors';
 import { InProcessQueue, type JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
+import { AttemptLimiter } from '@wa/core/rate-limit';
 import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
 import { findNul, NUL_MSG, type WaEngine } from '@wa/shared';
 import express, { type Express } from 'express';
@@ -14,6 +15,9 @@ import { signToken } from './auth/tokens';
 import { authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { bulkImport } from './imports/bulk-import';
+import { ApiKeysRepo } from './modules/apikeys/apikeys.repo';
+import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
+import { ApiKeysService } from './modules/apikeys/apikeys.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { BonusRepo } from './modules/bonus/bonus.repo';
@@ -65,6 +69,9 @@ import { WithdrawRepo } from './modules/withdraw/withdraw.repo';
 import { withdrawRoutes } from './modules/withdraw/withdraw.routes';
 import { WithdrawService } from './modules/withdraw/withdraw.service';
 
+/** One API key's budget: 600 requests a minute, per API process. */
+export const API_KEY_RATE = { max: 600, windowMs: 60_000 };
+
 export interface AppDeps {
   db: Db;
   jwtSecret: string;
@@ -83,6 +90,8 @@ export interface AppDeps {
   defaultEngine?: WaEngine | null;
   /** METRICS_TOKEN: GET /metrics answers this bearer token; absent, /metrics is 404 */
   metricsToken?: string | null;
+  /** requests one API key may make per window (API_KEY_RATE when absent; tests lower it) */
+  apiKeyRate?: { max: number; windowMs: number };
   /** APP_TIMEZONE: whose calendar day the dashboard's "today" is (Asia/Jakarta when absent) */
   timezone?: string;
   /** what the dev monitor reads of this process: its engine (embedded mode) and WebSocket hub */
@@ -131,7 +140,13 @@ export function createApp(deps: AppDeps): Express {
   const bus = deps.bus ?? new InProcessBus();
   const usersService = new UsersService(usersRepo, bus);
   const authService = new AuthService(usersRepo, usersService, deps.jwtSecret);
-  const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.authState(id));
+  const apiKeys = new ApiKeysService(new ApiKeysRepo(deps.db));
+  const keyRate = deps.apiKeyRate ?? API_KEY_RATE;
+  const requireAuth = authenticate(deps.jwtSecret, (id) => usersRepo.authState(id), {
+    owner: (key) => apiKeys.owner(key),
+    touch: (id) => apiKeys.touch(id),
+    limiter: new AttemptLimiter(keyRate.max, keyRate.windowMs),
+  });
   const signFor = (user: { id: number; role: string; tokenVersion: number }) => signToken(deps.jwtSecret, user);
 
   const queue = deps.queue ?? new InProcessQueue();
@@ -152,6 +167,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use('/health', healthRoutes(new HealthService(new HealthRepo(deps.db), bus)));
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
+  api.use('/admin/apikeys', requireAuth, apiKeysRoutes(apiKeys));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>
     metrics.timeImport('phone_numbers', () => bulkImport(deps.db, PHONE_IMPORT, file, tmpDir, deps.importTuning))(),

@@ -1,5 +1,6 @@
 export * from './caption';
 export * from './constants';
+export * from './contract/apikeys';
 export * from './contract/auth';
 export * from './contract/bonus';
 export * from './contract/common';

@@ -1,6 +1,8 @@
 import type { Actor } from '@wa/core/actor';
-import { AppError, unauthorized } from '@wa/core/errors';
+import { AppError, forbidden, unauthorized } from '@wa/core/errors';
 import { type Ability, assertCan } from '@wa/core/policy';
+import type { AttemptLimiter } from '@wa/core/rate-limit';
+import { API_KEY_PREFIX, API_KEY_TEXTS, normalizeRole } from '@wa/shared';
 import type { NextFunction, Request, Response } from 'express';
 import { type AuthState, actorFromToken } from '../auth/tokens';
 
@@ -38,9 +40,50 @@ function downloadCookieToken(req: Request): string | null {
   return null;
 }
 
-/** Requires a bearer token that is still good (see `actorFromToken`). */
-export function authenticate(secret: string, load: (id: number) => Promise<AuthState | null>) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+/** How `authenticate` checks an API key (ApiKeysService) and how often one key may be used. */
+export interface KeyAuth {
+  owner(key: string): Promise<{ keyId: number; userId: number; role: string; readOnly: boolean } | null>;
+  touch(keyId: number): Promise<void>;
+  limiter: AttemptLimiter;
+}
+
+/** An API key from `X-API-Key`, or a bearer token that is one (`wab_…`; a session token never is). */
+function apiKeyOf(req: Request): string | null {
+  const header = req.get('x-api-key')?.trim();
+  if (header) return header;
+  const bearer = bearerToken(req);
+  return bearer?.startsWith(API_KEY_PREFIX) ? bearer : null;
+}
+
+/**
+ * The caller of an API key: its owner, with the owner's role as it is now. A revoked key fails at
+ * once (every request looks the key up); a read-only key may only read; each key has its own
+ * request budget per window (429 past it).
+ */
+async function keyActor(req: Request, res: Response, key: string, keys: KeyAuth): Promise<Actor> {
+  const owner = await keys.owner(key);
+  const role = normalizeRole(owner?.role ?? null);
+  if (!owner || !role) throw new AppError(401, API_KEY_TEXTS.invalid);
+  const bucket = `key:${owner.keyId}`;
+  const wait = keys.limiter.retryAfter(bucket);
+  if (wait > 0) {
+    res.setHeader('Retry-After', String(wait));
+    throw new AppError(429, API_KEY_TEXTS.tooMany);
+  }
+  keys.limiter.hit(bucket);
+  if (owner.readOnly && req.method !== 'GET' && req.method !== 'HEAD') throw forbidden(API_KEY_TEXTS.readOnly);
+  await keys.touch(owner.keyId);
+  return { id: owner.userId, role, apiKey: { id: owner.keyId, readOnly: owner.readOnly } };
+}
+
+/** Requires a bearer token that is still good (see `actorFromToken`), or an API key (see `keyActor`). */
+export function authenticate(secret: string, load: (id: number) => Promise<AuthState | null>, keys?: KeyAuth) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const key = keys ? apiKeyOf(req) : null;
+    if (key && keys) {
+      req.actor = await keyActor(req, res, key, keys);
+      return next();
+    }
     const token = bearerToken(req) ?? downloadCookieToken(req);
     if (!token) throw new AppError(401, 'Authorization token is missing');
     const actor = await actorFromToken(secret, token, load);

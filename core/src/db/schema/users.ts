@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { levels } from './levels';
 
 /**
@@ -36,4 +46,27 @@ export const users = pgTable(
     index('users_referrer_idx').on(t.referrerId, t.createdAt),
     index('users_level_idx').on(t.levelId),
   ],
+);
+
+/**
+ * API keys: other software acting as a user, with the user's role (optionally read-only). Only a
+ * SHA-256 of the key is kept (keys are 256 random bits, so no slow hash is needed); `prefix` is its
+ * first characters, shown in the list so a user can tell keys apart. A revoked key stays, unusable.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    readOnly: boolean('read_only').notNull().default(false),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_user_idx').on(t.userId, t.createdAt)],
 );

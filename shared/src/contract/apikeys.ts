@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** API keys a user may hold at once (revoked ones do not count). */
+export const API_KEY_CAP = 20;
+
+/** Every key starts with this, so a key is recognised as one (and a leaked one is easy to grep for). */
+export const API_KEY_PREFIX = 'wab_';
+
+/** POST /api/admin/apikeys */
+export const createApiKeyBody = z.object({
+  name: z
+    .string({ error: 'Name is required.' })
+    .trim()
+    .min(1, { error: 'Name is required.' })
+    .max(60, { error: 'Name must be at most 60 characters.' }),
+  read_only: z.boolean({ error: 'read_only must be true or false.' }).optional(),
+});
+
+/** An API key as listed: never the key itself. */
+export interface ApiKeyDto {
+  id: number;
+  name: string;
+  /** the key's first characters, to tell keys apart */
+  prefix: string;
+  read_only: boolean;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+/** The answer to POST: the key, shown this once. */
+export interface CreatedApiKey extends ApiKeyDto {
+  key: string;
+}
+
+export const API_KEY_TEXTS = {
+  cap: (n: number) => `You already have ${n} API keys. Revoke one to create another.`,
+  readOnly: 'This API key is read-only.',
+  invalid: 'The API key is not valid (wrong, or revoked).',
+  noKeysWithKeys: 'API keys cannot manage API keys: sign in to the dashboard.',
+  notFound: 'API key not found.',
+  tooMany: 'Too many requests with this API key. Try again later.',
+} as const;
