@@ -3,9 +3,9 @@ import type { JobName } from '../../core/src/jobs/names';
 import type { JobQueue } from '../../core/src/jobs/queue';
 import type { EventBus } from '../../core/src/realtime/bus';
 
-async function until(check: () => boolean, ms = 5000) {
+async function until(check: () => boolean | Promise<boolean>, ms = 5000) {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));
   }
