@@ -18,6 +18,10 @@ export interface EngineSettings {
   loginTtlMs: number;
   /** WA_WORKER_MAX_LOGINS: unsaved logins one worker runs at once (20; each is a Chromium) */
   workerMaxLogins: number;
+  /** WA_SEND_TIMEOUT_MS: a send or number check that takes longer has timed out (60 s) */
+  sendTimeoutMs: number;
+  /** WA_STUCK_AFTER: this many timeouts in a row and a connected session is rebuilt (3) */
+  stuckAfter: number;
 }
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
@@ -26,6 +30,8 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   blastSecondMs: 1000,
   loginTtlMs: 120_000,
   workerMaxLogins: 20,
+  sendTimeoutMs: 60_000,
+  stuckAfter: 3,
 });
 
 /** SIM_* variables of the `sim` driver. */
@@ -138,6 +144,8 @@ export function readEngineSettings(env: Env, problems: string[]): EngineSettings
     blastSecondMs: num('WA_BLAST_SECOND_MS', d.blastSecondMs, 'positive'),
     loginTtlMs: num('WA_LOGIN_TTL_MS', d.loginTtlMs, 'positive'),
     workerMaxLogins: num('WA_WORKER_MAX_LOGINS', d.workerMaxLogins, 'count'),
+    sendTimeoutMs: num('WA_SEND_TIMEOUT_MS', d.sendTimeoutMs, 'positive'),
+    stuckAfter: num('WA_STUCK_AFTER', d.stuckAfter, 'count'),
   };
 }
 

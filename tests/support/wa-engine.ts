@@ -43,6 +43,9 @@ export interface WaHarnessOptions {
   driver?: (store: SessionStore, db: Database['db']) => WhatsAppDriver;
   /** the engine new logins record (WA_DRIVER); none on the simulator */
   defaultEngine?: WaEngine;
+  /** the stuck-session watchdog's timeout and limit (WA_SEND_TIMEOUT_MS, WA_STUCK_AFTER) */
+  sendTimeoutMs?: number;
+  stuckAfter?: number;
 }
 
 export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHarness> {
@@ -66,6 +69,8 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       pendingTtlMs: opts.pendingTtlMs,
       maxPendingLogins: opts.maxPendingLogins,
       driver: opts.driver,
+      sendTimeoutMs: opts.sendTimeoutMs,
+      stuckAfter: opts.stuckAfter,
     });
   };
   const h: WaHarness = {

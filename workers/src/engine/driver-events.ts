@@ -5,7 +5,7 @@ import { onReceipt } from './receipts';
 import type { SessionRegistry } from './session-registry';
 
 /** A broken client is rebuilt in place at most this many times in a row. */
-const MAX_REBUILDS = 5;
+export const MAX_REBUILDS = 5;
 
 type EventOf<T extends DriverEvent['type']> = Extract<DriverEvent, { type: T }>;
 

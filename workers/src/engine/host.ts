@@ -46,6 +46,10 @@ export interface HostOptions {
   timeZone?: string;
   /** milliseconds in one second of a blast interval (tests shorten it) */
   blastSecondMs?: number;
+  /** a send or number check past this has timed out (WA_SEND_TIMEOUT_MS) */
+  sendTimeoutMs?: number;
+  /** timeouts in a row after which a connected session is rebuilt (WA_STUCK_AFTER) */
+  stuckAfter?: number;
 }
 
 /**
@@ -97,6 +101,8 @@ export class SessionHost {
       dataDir: o.dataDir ?? 'data',
       secondMs: o.blastSecondMs ?? d.blastSecondMs,
       timeZone,
+      sendTimeoutMs: o.sendTimeoutMs ?? d.sendTimeoutMs,
+      stuckAfter: o.stuckAfter ?? d.stuckAfter,
     });
     this.leases = new LeaseSweeper(this.registry, {
       sweepMs: o.sweepMs ?? d.sweepMs,

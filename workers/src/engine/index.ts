@@ -39,6 +39,9 @@ export async function startEngine(opts: {
   pendingTtlMs?: number;
   /** unsaved logins this worker runs at once (overrides config.engine) */
   maxPendingLogins?: number;
+  /** the watchdog's timeout of a send or check, and the timeouts in a row that rebuild a session (override config.engine) */
+  sendTimeoutMs?: number;
+  stuckAfter?: number;
   /** the driver to use instead of the one WA_DRIVER selects (tests: a real driver over a fake WhatsApp) */
   driver?: (store: SessionStore, db: Db) => WhatsAppDriver;
 }): Promise<Engine> {
@@ -64,6 +67,8 @@ export async function startEngine(opts: {
     blastSecondMs: opts.blastSecondMs ?? settings.blastSecondMs,
     pendingTtlMs: opts.pendingTtlMs ?? settings.loginTtlMs,
     maxPendingLogins: opts.maxPendingLogins ?? settings.workerMaxLogins,
+    sendTimeoutMs: opts.sendTimeoutMs ?? settings.sendTimeoutMs,
+    stuckAfter: opts.stuckAfter ?? settings.stuckAfter,
   });
   const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
   await host.start();

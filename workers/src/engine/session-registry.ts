@@ -8,12 +8,13 @@ import type { Engine, SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountLoops } from './account-loops';
 import type { AccountSafety } from './account-safety';
 import { onDeviceRequest } from './device-commands';
-import { onDriverEvent } from './driver-events';
+import { MAX_REBUILDS, onDriverEvent } from './driver-events';
 import { emitFor, type HeldState, type LiveSession } from './live-session';
 import type { LoginsRepo } from './logins.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
 import { parseProxy } from './proxy';
 import { stopSends } from './send.repo';
+import { watchSession } from './watchdog';
 
 export interface RegistryDeps {
   db: Db;
@@ -34,6 +35,9 @@ export interface RegistryDeps {
   safety: AccountSafety;
   /** records the blasts' outcomes, many accounts' in one transaction */
   outcomes: OutcomeBatcher;
+  /** a send or number check past this has timed out; `stuckAfter` in a row rebuild the session (watchdog.ts) */
+  sendTimeoutMs: number;
+  stuckAfter: number;
 }
 
 /**
@@ -84,7 +88,17 @@ export class SessionRegistry {
     engine: Engine | null = null,
   ): Promise<void> {
     const { driver, bus, log, pendingTtlMs } = this.deps;
-    const session = driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue), engine });
+    let entry: LiveSession | null = null;
+    const session = watchSession(
+      driver.createSession({ clientId: deviceId, pairingNumber, proxy: parseProxy(proxyValue), engine }),
+      {
+        timeoutMs: this.deps.sendTimeoutMs,
+        stuckAfter: this.deps.stuckAfter,
+        onStuck: (timeouts) => {
+          if (entry) void this.unstick(entry, timeouts);
+        },
+      },
+    );
     const base: Omit<LiveSession, 'loops'> = {
       deviceId,
       userId,
@@ -104,23 +118,24 @@ export class SessionRegistry {
       counted,
     };
     // one object: the loops read the account id the session gets when its login is saved
-    const entry: LiveSession = Object.assign(base, { loops: new AccountLoops(this.deps, base) });
-    this.live.set(deviceId, entry);
+    const live: LiveSession = Object.assign(base, { loops: new AccountLoops(this.deps, base) });
+    entry = live;
+    this.live.set(deviceId, live);
     session.on((event) => {
-      void onDriverEvent(this, entry, event).catch((err) =>
+      void onDriverEvent(this, live, event).catch((err) =>
         log.error({ err, deviceId, event: event.type }, 'session event failed'),
       );
     });
-    entry.unsubscribe = await bus.subscribe(deviceChannel(deviceId), (message) => {
-      void onDeviceRequest(this, entry, message).catch((err) => log.error({ err, deviceId }, 'device request failed'));
+    live.unsubscribe = await bus.subscribe(deviceChannel(deviceId), (message) => {
+      void onDeviceRequest(this, live, message).catch((err) => log.error({ err, deviceId }, 'device request failed'));
     });
     try {
       await session.start();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ deviceId, err: message }, 'session did not start');
-      await this.emit(entry, 'error', { deviceId, message });
-      await this.setState(entry, 'disconnected');
+      await this.emit(live, 'error', { deviceId, message });
+      await this.setState(live, 'disconnected');
       await this.drop(deviceId, { keepStored: true, release: true });
     }
   }
@@ -143,6 +158,19 @@ export class SessionRegistry {
     await entry.session.destroy().catch(() => {});
     if (!opts.keepStored) await store.delete(deviceId).catch(() => {});
     if (opts.release && entry.accountId !== null) await accounts.releaseLease(entry.accountId, workerId);
+  }
+
+  /**
+   * The watchdog's call: a connected session whose sends or checks timed out `timeouts` times in a
+   * row says connected but does not answer. It is rebuilt in place from its stored session (at most
+   * MAX_REBUILDS times in a row, as a broken client), which the lists hear as `reconnecting`.
+   */
+  private async unstick(entry: LiveSession, timeouts: number): Promise<void> {
+    if (!this.isCurrent(entry) || entry.state !== 'connected') return;
+    this.deps.log.warn({ deviceId: entry.deviceId, timeouts }, 'session stuck: its calls time out; rebuilding it');
+    await this.rebuild(entry, MAX_REBUILDS).catch((err) =>
+      this.deps.log.error({ err, deviceId: entry.deviceId }, 'stuck session not rebuilt'),
+    );
   }
 
   /**
