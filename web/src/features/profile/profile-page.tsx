@@ -5,6 +5,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { useAuth } from '../auth/auth-context';
+import { ApiKeysCard } from './api-keys-card';
 import { ProfileEditModal } from './profile-edit-modal';
 
 function Row({ label, value }: { label: string; value: string | null | undefined }) {
@@ -16,7 +17,7 @@ function Row({ label, value }: { label: string; value: string | null | undefined
   );
 }
 
-/** /profile (§2 Settings and profile): details, referral code, copyable signup link, edit modal. */
+/** /profile (§2 Settings and profile): details, referral code, copyable signup link, API keys, edit modal. */
 export function ProfilePage() {
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
@@ -95,6 +96,7 @@ export function ProfilePage() {
             {copyMsg && <Alert tone={copyMsg.ok ? 'success' : 'error'}>{copyMsg.text}</Alert>}
           </div>
         </Card>
+        <ApiKeysCard />
       </div>
       <ProfileEditModal open={editing} onClose={() => setEditing(false)} />
     </>
