@@ -40,6 +40,12 @@ export interface Config {
   /** METRICS_TOKEN: GET /metrics answers Prometheus with this bearer token; without it /metrics is 404. */
   metricsToken: string | null;
   /**
+   * PROXY_CHECK_*: the workers' proxy health check. Off without PROXY_CHECK_URL (what each proxy
+   * must reach); every PROXY_CHECK_EVERY_MS (5 min) per proxy, PROXY_CHECK_TIMEOUT_MS (10 s) each,
+   * PROXY_CHECK_FAILURES (2) failures in a row make a proxy nonactive.
+   */
+  proxyCheck: { url: string | null; everyMs: number; timeoutMs: number; failures: number };
+  /**
    * WA_DRIVER: the engine new accounts log in with, `wwebjs` (default, a Chromium per account) or
    * `baileys` (browserless); or `sim`, the simulator, for every account.
    */
@@ -171,6 +177,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`APP_TIMEZONE must be an IANA time zone like Asia/Jakarta (got "${timezone}")`);
 
   const engine = readEngineSettings(env, problems);
+  const proxyCheckUrl = str('PROXY_CHECK_URL');
+  if (proxyCheckUrl !== null && !/^https?:\/\/[^\s/]+/i.test(proxyCheckUrl)) {
+    problems.push('PROXY_CHECK_URL must be an http:// or https:// URL');
+  }
+  const positive = (name: string, fallback: number) => {
+    const v = str(name);
+    const n = v === null ? fallback : Number(v);
+    if (!Number.isInteger(n) || n <= 0) problems.push(`${name} must be a whole number > 0`);
+    return n;
+  };
+  const proxyCheck = {
+    url: proxyCheckUrl,
+    everyMs: positive('PROXY_CHECK_EVERY_MS', 300_000),
+    timeoutMs: positive('PROXY_CHECK_TIMEOUT_MS', 10_000),
+    failures: positive('PROXY_CHECK_FAILURES', 2),
+  };
   const sim = readSimConfig(env, problems);
   const imports = readImportTuning(env, problems);
 
@@ -188,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devPassword,
     trustProxy: trustProxy ?? false,
     metricsToken,
+    proxyCheck,
     waDriver,
     chromePath: str('CHROME_PATH') ?? '/usr/bin/chromium',
     logLevel,

@@ -8,6 +8,10 @@ export interface ProxyDto {
   value: string;
   status: ProxyStatus;
   count_use: number;
+  /** the last health check through it (ISO), its latency, and why it failed (null: it worked, or never checked) */
+  checked_at: string | null;
+  latency_ms: number | null;
+  check_error: string | null;
 }
 
 /**

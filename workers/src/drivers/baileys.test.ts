@@ -5,9 +5,10 @@ import { BufferJSON, initAuthCreds, proto } from '@whiskeysockets/baileys';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { SocksProxyAgent } from 'socks-proxy-agent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BaileysDriver, baileysFailure, closeAction, proxyAgent, toClientInfo } from './baileys';
+import { BaileysDriver, baileysFailure, closeAction, toClientInfo } from './baileys';
 import { MemoryAuthKeyStore } from './baileys-auth';
 import { type FakeSocket, fakeSockets } from './baileys-fake';
+import { proxyAgent } from './proxy-agent';
 import { MemorySessionStore } from './session-store';
 import { type DriverEvent, SendError, type SessionOptions, type WhatsAppSession } from './types';
 

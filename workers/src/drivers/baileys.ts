@@ -10,11 +10,10 @@ import type {
   WAMessage,
 } from '@whiskeysockets/baileys';
 import makeWASocket, { Browsers, DisconnectReason, proto, WAMessageStubType } from '@whiskeysockets/baileys';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import pino from 'pino';
-import { SocksProxyAgent } from 'socks-proxy-agent';
 import { type AuthKeyStore, type StoredAuthState, storedAuthState } from './baileys-auth';
 import { incomingOf } from './baileys-messages';
+import { proxyAgent } from './proxy-agent';
 import {
   type AckKind,
   type ClientInfo,
@@ -86,17 +85,6 @@ const STATUS_ACKS = new Map<number, AckKind>([
   [proto.WebMessageInfo.Status.READ, 'read'],
   [proto.WebMessageInfo.Status.PLAYED, 'read'],
 ]);
-
-/** The account's proxy as an agent for the WebSocket and for media uploads; SOCKS with credentials works here. */
-export function proxyAgent(proxy?: ProxyConfig | null): Agent | undefined {
-  if (!proxy) return undefined;
-  const auth = proxy.username
-    ? `${encodeURIComponent(proxy.username)}:${encodeURIComponent(proxy.password ?? '')}@`
-    : '';
-  const url = `${proxy.protocol}://${auth}${proxy.host}:${proxy.port}`;
-  if (proxy.protocol === 'socks4' || proxy.protocol === 'socks5') return new SocksProxyAgent(url);
-  return new HttpsProxyAgent(url);
-}
 
 /** A close reason (Baileys' Boom status code) → what the session does next. */
 export type CloseAction = 'restart' | 'loggedOut' | 'conflict' | 'banned' | 'badSession' | 'retry';
@@ -257,7 +245,8 @@ class BaileysSession implements WhatsAppSession {
     const auth = this.auth;
     if (!auth || this.isDestroyed()) return;
     this.codeRequested = false;
-    const agent = proxyAgent(this.options.proxy);
+    // the account's proxy for the WebSocket and the media uploads; SOCKS with credentials works here
+    const agent = proxyAgent(this.options.proxy) as Agent | undefined;
     const parent = this.config.logger ?? pino({ level: 'silent' });
     const logger = parent.child(
       { engine: 'baileys', deviceId: this.clientId },

@@ -12,6 +12,7 @@ import { AccountSafety } from './account-safety';
 import { LeaseSweeper } from './lease-sweeper';
 import { LoginsRepo } from './logins.repo';
 import { OutcomeBatcher } from './outcome-batcher';
+import { checkProxies, type ProxyCheckOptions } from './proxy-health';
 import { SessionRegistry } from './session-registry';
 
 export { OPEN_SESSION_JOB, type OpenSessionJob };
@@ -50,6 +51,8 @@ export interface HostOptions {
   sendTimeoutMs?: number;
   /** timeouts in a row after which a connected session is rebuilt (WA_STUCK_AFTER) */
   stuckAfter?: number;
+  /** the proxy health check (PROXY_CHECK_*); off without a URL */
+  proxyCheck?: ProxyCheckOptions | null;
 }
 
 /**
@@ -71,7 +74,8 @@ export class SessionHost {
   /** login jobs between their cap check and their session, so concurrent jobs cannot overshoot */
   private reservedLogins = 0;
 
-  constructor(o: HostOptions) {
+  constructor(private readonly options: HostOptions) {
+    const o = options;
     this.workerId = o.workerId ?? `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     const d = DEFAULT_ENGINE_SETTINGS;
     this.maxPendingLogins = o.maxPendingLogins ?? d.workerMaxLogins;
@@ -121,8 +125,25 @@ export class SessionHost {
     return Object.fromEntries(this.registry.sessions().map((l) => [l.deviceId, l.state]));
   }
 
+  private proxyTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * Checks the proxies due, once a minute (or as often as each is due when that is sooner): every
+   * worker does, and the claim in checkProxies gives each proxy to one of them.
+   */
+  private startProxyChecks(): void {
+    const check = this.options.proxyCheck;
+    if (!check?.url || this.proxyTimer) return;
+    const { db, log } = this.registry.deps;
+    const sweep = () => void checkProxies(db, check, log).catch((err) => log.warn({ err }, 'proxy check failed'));
+    this.proxyTimer = setInterval(sweep, Math.min(check.everyMs, 60_000));
+    this.proxyTimer.unref();
+    sweep();
+  }
+
   /** Announces this host and takes the accounts no live host holds. */
   start(): Promise<void> {
+    this.startProxyChecks();
     return this.leases.start();
   }
 
@@ -130,6 +151,7 @@ export class SessionHost {
   async stop(): Promise<void> {
     this.registry.stopped = true;
     this.leases.stop();
+    if (this.proxyTimer) clearInterval(this.proxyTimer);
     const held = this.registry.sessions();
     await Promise.all(held.map((l) => this.registry.drop(l.deviceId, { keepStored: true, release: false })));
     await this.logins.removeWorker(this.workerId).catch(() => {});

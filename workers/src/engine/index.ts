@@ -24,7 +24,8 @@ export interface Engine {
  */
 export async function startEngine(opts: {
   /** `engine`, `sim` and `timezone` default to DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG and Asia/Jakarta */
-  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'> & Partial<Pick<Config, 'engine' | 'sim' | 'timezone'>>;
+  config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'> &
+    Partial<Pick<Config, 'engine' | 'sim' | 'timezone' | 'proxyCheck'>>;
   db: Db;
   queue: JobQueue;
   bus: EventBus;
@@ -67,6 +68,7 @@ export async function startEngine(opts: {
     blastSecondMs: opts.blastSecondMs ?? settings.blastSecondMs,
     pendingTtlMs: opts.pendingTtlMs ?? settings.loginTtlMs,
     maxPendingLogins: opts.maxPendingLogins ?? settings.workerMaxLogins,
+    proxyCheck: opts.config.proxyCheck?.url ? { ...opts.config.proxyCheck, url: opts.config.proxyCheck.url } : null,
     sendTimeoutMs: opts.sendTimeoutMs ?? settings.sendTimeoutMs,
     stuckAfter: opts.stuckAfter ?? settings.stuckAfter,
   });

@@ -8,6 +8,12 @@ export const proxies = pgTable(
     value: text('value').notNull(),
     status: text('status').notNull().default('active'),
     countUse: integer('count_use').notNull().default(0),
+    /** the last health check through the proxy (PROXY_CHECK_URL), its latency, and why it failed */
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    latencyMs: integer('latency_ms'),
+    checkError: text('check_error'),
+    /** failed checks in a row; PROXY_CHECK_FAILURES of them make the proxy nonactive */
+    checkFailures: integer('check_failures').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

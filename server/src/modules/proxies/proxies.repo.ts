@@ -11,14 +11,25 @@ interface Row {
   value: string;
   status: string;
   count_use: number;
+  checked_at: Date | string | null;
+  latency_ms: number | null;
+  check_error: string | null;
 }
 
 export function toProxyDto(r: Row): ProxyDto {
   const status = r.status === 'active' || r.status === 'in use' ? r.status : 'nonactive';
-  return { id: r.id, value: r.value, status, count_use: Number(r.count_use) };
+  return {
+    id: r.id,
+    value: r.value,
+    status,
+    count_use: Number(r.count_use),
+    checked_at: r.checked_at ? new Date(r.checked_at).toISOString() : null,
+    latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
+    check_error: r.check_error,
+  };
 }
 
-const COLS = sql`id, value, status, count_use`;
+const COLS = sql`id, value, status, count_use, checked_at, latency_ms, check_error`;
 
 /** SQL for proxies; nothing else. */
 export class ProxiesRepo {
