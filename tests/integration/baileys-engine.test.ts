@@ -5,6 +5,7 @@ import { rows } from '../../core/src/db/client';
 import { BaileysDriver } from '../../workers/src/drivers/baileys';
 import { DbAuthKeyStore } from '../../workers/src/drivers/baileys-auth';
 import { FakeWhatsApp } from '../../workers/src/drivers/baileys-fake';
+import { apiAs } from '../support/api';
 import { useUsers } from '../support/factories';
 import { newDeviceId, nextEvent, useWaHarness, waHelpers } from '../support/wa-engine';
 import { until } from '../support/wait';
@@ -22,7 +23,7 @@ const h = useWaHarness({
   driver: (store, db) => new BaileysDriver({ store, keys: new DbAuthKeyStore(db), socketFactory: whatsapp.factory }),
 });
 afterAll(() => whatsapp.close());
-const { member } = useUsers(() => h.database.db, { member: 'member' });
+const { member, staff } = useUsers(() => h.database.db, { member: 'member', staff: 'staff' });
 const { wa } = waHelpers(h);
 const q = <T>(query: ReturnType<typeof sql>) => rows<T>(h.database.db, query);
 
@@ -104,6 +105,45 @@ describe('accounts on the browserless engine', () => {
       [targets[0], 'read'],
       [targets[1], 'delivered'],
       [targets[2], 'delivered'],
+    ]);
+  });
+
+  it('checks numbers: a staff generator on a Baileys account keeps the numbers WhatsApp knows', async () => {
+    const deviceId = newDeviceId();
+    expect((await wa(staff).post('/new-client', { deviceId })).status).toBe(201);
+    expect((await wa(staff).get(`/qr-new-client/${deviceId}`)).status).toBe(200);
+    const authenticated = nextEvent(h, `client-${staff.id}`, 'authenticated');
+    whatsapp.link(deviceId, '6281377700009', 'Staf');
+    const auth = await authenticated;
+    const saved = await wa(staff).post('/save', { clientid: deviceId, ...(auth.clientInfo as object) });
+    expect(saved.status).toBe(201);
+    for (const n of ['6281399900001', '6281399900004']) whatsapp.registered.add(n);
+    const gen = apiAs(h, staff, '/api/admin/generator');
+    const created = await gen.post('/create', {
+      start_number: '6281399900000',
+      end_number: '6281399900004',
+      whatsapp_id: saved.body.whatsapp.id,
+      b_insert: 0,
+      interval_min: 0,
+      interval_max: 0,
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.generator.id;
+    const done = nextEvent(h, `client-${staff.id}`, 'finished', 10_000, (p) => p.generatorId === id);
+    expect((await gen.post('/start', { id })).status).toBe(200);
+    await done;
+    const result = await gen.get(`/download-result/${id}`);
+    expect(result.body.list).toEqual([
+      { number: '6281399900001', name: '' },
+      { number: '6281399900004', name: '' },
+    ]);
+    // each number was asked of WhatsApp through the account's socket
+    expect(whatsapp.socket(deviceId).checked).toEqual([
+      '6281399900000@s.whatsapp.net',
+      '6281399900001@s.whatsapp.net',
+      '6281399900002@s.whatsapp.net',
+      '6281399900003@s.whatsapp.net',
+      '6281399900004@s.whatsapp.net',
     ]);
   });
 

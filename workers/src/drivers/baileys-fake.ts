@@ -27,6 +27,8 @@ export class FakeSocket implements SocketLike {
   user: SocketLike['user'] = undefined;
   readonly sent: { jid: string; content: AnyMessageContent; id: string }[] = [];
   readonly pairingRequests: string[] = [];
+  /** every jid a number check (onWhatsApp) asked about */
+  readonly checked: string[] = [];
   /** numbers (digits) on WhatsApp */
   registered = new Set<string>();
   /** the next sendMessage / onWhatsApp rejects with this */
@@ -58,6 +60,7 @@ export class FakeSocket implements SocketLike {
 
   async onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: boolean }[] | undefined> {
     this.takeFailure();
+    this.checked.push(...jids);
     return jids.map((jid) => ({ jid, exists: this.registered.has(jid.split('@')[0] ?? '') }));
   }
 
