@@ -9,6 +9,7 @@ import { actionColumn, statusColumn } from '../../components/row-actions';
 import { useListPage } from '../../lib/use-list-page';
 import { useRowDelete } from '../../lib/use-row-delete';
 import { proxiesApi } from './api';
+import { checkColumn } from './proxy-check-cell';
 
 /** /proxy (§2 Proxies): the pool with use counts, export, refresh, edit and delete. */
 export function ProxiesPage() {
@@ -23,6 +24,7 @@ export function ProxiesPage() {
     },
     { header: 'Digunakan', cell: (r) => `${r.count_use} kali` },
     statusColumn(),
+    checkColumn(),
     actionColumn(rowDelete, { editTo: (r) => `/proxy/edit?id=${r.id}` }),
   ];
 
