@@ -23,6 +23,7 @@ import { AuthService } from './modules/auth/auth.service';
 import { BonusRepo } from './modules/bonus/bonus.repo';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
 import { BonusService } from './modules/bonus/bonus.service';
+import { docsRoutes } from './modules/docs/docs.routes';
 import { HealthRepo } from './modules/health/health.repo';
 import { healthRoutes } from './modules/health/health.routes';
 import { HealthService } from './modules/health/health.service';
@@ -166,6 +167,8 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   api.use('/health', healthRoutes(new HealthService(new HealthRepo(deps.db), bus)));
+  // issue 13: GET /api/openapi.json and the Swagger UI at /api/docs, both public
+  api.use(docsRoutes());
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/apikeys', requireAuth, apiKeysRoutes(apiKeys));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ROUTES, type RouteDoc, rolesOf } from './registry';
+
+/** A JSON Schema object as zod writes it (and OpenAPI 3.1 takes it). */
+type Schema = Record<string, unknown>;
+
+/**
+ * zod 4's JSON Schema of what a client sends (`io: 'input'`): a preprocess or transform is
+ * described by its input side, and anything JSON Schema cannot say becomes `{}` instead of a throw.
+ */
+export function jsonSchema(schema: z.ZodType): Schema {
+  const out: Schema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+  delete out.$schema;
+  return out;
+}
+
+/** One object schema of several (a route that parses the query with two schemas). */
+function objectOf(schemas: z.ZodType[]): { properties: Record<string, Schema>; required: string[] } {
+  const properties: Record<string, Schema> = {};
+  const required = new Set<string>();
+  for (const s of schemas) {
+    const js = jsonSchema(s);
+    Object.assign(properties, (js.properties as Record<string, Schema> | undefined) ?? {});
+    for (const r of (js.required as string[] | undefined) ?? []) required.add(r);
+  }
+  return { properties, required: [...required] };
+}
+
+const ERROR = {
+  description: 'An error: `{msg}` (with field errors on a 400)',
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { msg: { type: 'string' } }, required: ['msg'] },
+    },
+  },
+};
+
+function operation(route: RouteDoc): Schema {
+  const roles = rolesOf(route.access);
+  const parameters: Schema[] = [];
+  for (const [name, schema] of Object.entries(route.params ?? {})) {
+    parameters.push({ name, in: 'path', required: true, schema: jsonSchema(schema) });
+  }
+  if (route.query) {
+    const { properties, required } = objectOf(Array.isArray(route.query) ? route.query : [route.query]);
+    for (const [name, schema] of Object.entries(properties)) {
+      parameters.push({ name, in: 'query', required: required.includes(name), schema });
+    }
+  }
+  const op: Schema = {
+    tags: [route.tag],
+    summary: route.summary,
+    operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    description: roles === 'public' ? 'Public: no token.' : `Roles: ${roles.join(', ')}.`,
+    'x-roles': roles,
+    responses: {
+      '200': {
+        description: 'Success (some creating routes answer 201)',
+        content: { [route.produces ?? 'application/json']: {} },
+      },
+      '4XX': ERROR,
+    },
+  };
+  if (parameters.length) op.parameters = parameters;
+  if (roles !== 'public') op.security = [{ bearer: [] }, { apiKey: [] }];
+  else op.security = [];
+  if (route.file) {
+    const fields = route.body ? jsonSchema(route.body) : { type: 'object', properties: {} };
+    const properties = {
+      ...((fields.properties as Schema | undefined) ?? {}),
+      [route.file.name]: { type: 'string', format: 'binary', description: route.file.description },
+    };
+    const required = [
+      ...((fields.required as string[] | undefined) ?? []),
+      ...(route.file.required ? [route.file.name] : []),
+    ];
+    op.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { ...fields, type: 'object', properties, required } } },
+    };
+  } else if (route.body) {
+    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document of every /api route, built from the registry and the shared zod contract. */
+export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
+  const paths: Record<string, Record<string, Schema>> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    paths[route.path][route.method] = operation(route);
+  }
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'WA Blaster API',
+      version: '0.1.0',
+      description:
+        'Generated from the shared zod contract. Errors are JSON `{msg}` with a 4xx. Each operation lists the roles that may call it in `x-roles`.',
+    },
+    servers: [{ url: '/api' }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A dashboard session token, or an API key (`wab_…`) as a bearer token',
+        },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`wab_…`)' },
+      },
+    },
+  };
+}

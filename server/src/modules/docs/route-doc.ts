@@ -1,0 +1,48 @@
+import { type Ability, POLICY } from '@wa/core/policy';
+import { counterUserParam, idParam, ROLES, type Role } from '@wa/shared';
+import type { z } from 'zod';
+
+/** What the OpenAPI registry says of one route (registry.ts lists them all). */
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+/** Who may call a route: nobody signed in needed, any signed-in caller, or a policy ability. */
+export type Access = 'public' | 'signed-in' | Ability;
+
+export interface RouteDoc {
+  method: HttpMethod;
+  /** OpenAPI style, relative to /api: /admin/whatsapp/{id} */
+  path: string;
+  summary: string;
+  /** the OpenAPI tag (the feature) */
+  tag: string;
+  access: Access;
+  /** a JSON body, or with `multipart` the text fields of a multipart/form-data body */
+  body?: z.ZodType;
+  /** the multipart file field, when the body is multipart/form-data */
+  file?: { name: string; required: boolean; description: string };
+  /** query schemas (objects); several are merged, as a route that parses the query twice */
+  query?: z.ZodType | z.ZodType[];
+  params?: Record<string, z.ZodType>;
+  /** what the route answers on success when it is not JSON */
+  produces?: string;
+}
+
+/** The roles `access` lets in: 'public', or the roles of the ability (any ∪ own). */
+export function rolesOf(access: Access): Role[] | 'public' {
+  if (access === 'public') return 'public';
+  if (access === 'signed-in') return [...ROLES];
+  const rule: { any: readonly Role[]; own?: readonly Role[] } = POLICY[access];
+  const roles = new Set<Role>([...rule.any, ...(rule.own ?? [])]);
+  return ROLES.filter((r) => roles.has(r));
+}
+
+/** Path parameters most routes take. */
+export const id = { id: idParam };
+export const userId = { userId: counterUserParam };
+/** The catalogue's ability (admin and dev). */
+export const cat: Ability = 'catalogue.manage';
+
+export type Entry = Omit<RouteDoc, 'tag'>;
+/** The routes of one feature: its tag, and its paths under the router's mount path. */
+export const group = (tag: string, prefix: string, entries: Entry[]): RouteDoc[] =>
+  entries.map((e) => ({ ...e, tag, path: (prefix + e.path).replace(/\/$/, '') || '/' }));

@@ -1,0 +1,136 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../core/src/logger';
+import { createApp } from '../../server/src/app';
+import { buildOpenApi } from '../../server/src/modules/docs/openapi';
+import { ROUTES } from '../../server/src/modules/docs/registry';
+import { createTestDatabase } from '../support/db';
+import { TEST_JWT_SECRET } from '../support/factories';
+
+/** Issue 13: the OpenAPI document, its Swagger UI, and that no /api route goes undocumented. */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = createApp({ db: database.db, jwtSecret: TEST_JWT_SECRET, logger: createLogger('silent'), dataDir: '/tmp' });
+});
+afterAll(async () => {
+  await database.close();
+});
+
+/** What this test reads of Express 5's router (the `router` package): layers, routes, sub-routers. */
+interface Layer {
+  /** the path the layer was declared with (app.use('/api', …), r.get('/:id', …)) */
+  rawPath?: unknown;
+  route?: { path: unknown; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+const join = (a: string, b: string) => `${a}/${b}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+
+/** Every `METHOD /path` the app answers, walking the router stack and its mounted routers. */
+function expressRoutes(stack: Layer[], prefix = ''): string[] {
+  const out: string[] = [];
+  for (const layer of stack) {
+    if (layer.route) {
+      const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+      for (const p of paths) {
+        if (typeof p !== 'string') throw new Error(`A route with a non-string path under ${prefix}: ${String(p)}`);
+        for (const [method, on] of Object.entries(layer.route.methods)) {
+          if (on && method !== '_all') out.push(`${method.toUpperCase()} ${join(prefix, p)}`);
+        }
+      }
+    } else if (layer.handle?.stack) {
+      const mount = layer.rawPath ?? '/';
+      if (typeof mount !== 'string') throw new Error(`A router mounted on a non-string path under ${prefix}`);
+      out.push(...expressRoutes(layer.handle.stack, join(prefix, mount)));
+    }
+  }
+  return out;
+}
+
+/** The app's /api routes, in the registry's form: `GET /admin/whatsapp/{id}`. */
+function apiRoutes(): string[] {
+  const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+  const all = expressRoutes(stack);
+  return all
+    .filter((r) => / \/api(\/|$)/.test(r))
+    .map((r) =>
+      r
+        .replace(' /api', ' ')
+        .replace(/ $/, ' /')
+        .replace(/:(\w+)/g, '{$1}'),
+    )
+    .map((r) => r.replace('  ', ' '));
+}
+
+const documented = new Set(ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`));
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with every operation naming its roles, and security unless public', () => {
+    const doc = buildOpenApi() as {
+      openapi: string;
+      paths: Record<string, Record<string, { 'x-roles': unknown; security: unknown[] }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    expect(ops.length).toBe(ROUTES.length);
+    for (const op of ops) {
+      expect(op['x-roles']).toBeDefined();
+      if (op['x-roles'] !== 'public') expect(op.security.length).toBeGreaterThan(0);
+    }
+    expect(doc.paths['/admin/whatsapp/{id}'].get['x-roles']).toEqual(['member', 'staff', 'dev', 'admin']);
+    expect(doc.paths['/dev/monitor/local'].get['x-roles']).toEqual(['dev']);
+    expect(doc.paths['/auth/login'].post['x-roles']).toBe('public');
+  });
+
+  it('has no route twice in the registry', () => {
+    expect(documented.size).toBe(ROUTES.length);
+  });
+
+  it('documents every route Express has under /api, and nothing that is not there', () => {
+    const actual = apiRoutes();
+    // the walk really sees the routers: a sample from each kind of mount
+    expect(actual).toEqual(
+      expect.arrayContaining([
+        'GET /health',
+        'GET /openapi.json',
+        'DELETE /admin/apikeys/{id}',
+        'POST /dev/sim/{deviceId}',
+      ]),
+    );
+    const undocumented = [...new Set(actual)].filter((r) => !documented.has(r));
+    expect(undocumented, `routes without an OpenAPI entry in server/src/modules/docs/registry.ts`).toEqual([]);
+    const stale = [...documented].filter((r) => !actual.includes(r));
+    expect(stale, 'registry entries with no such route').toEqual([]);
+  });
+});
+
+describe('GET /api/openapi.json and /api/docs', () => {
+  it('serves the document without a token', async () => {
+    const res = await request(app).get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/json');
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.servers).toEqual([{ url: '/api' }]);
+  });
+
+  it('serves Swagger UI from local assets only, under a CSP without inline script', async () => {
+    const res = await request(app).get('/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('text/html');
+    expect(res.text).not.toMatch(/https?:\/\//);
+    expect(res.text).not.toMatch(/<script>/);
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    const srcs = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(srcs.length).toBeGreaterThan(3);
+    for (const src of srcs) {
+      expect(src.startsWith('/api/')).toBe(true);
+      const asset = await request(app).get(src);
+      expect(asset.status, src).toBe(200);
+    }
+  });
+});
