@@ -12,7 +12,7 @@ import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
 import { findNul, NUL_MSG, type WaEngine } from '@wa/shared';
 import express, { type Express } from 'express';
 import { signToken } from './auth/tokens';
-import { authenticate } from './http/auth';
+import { allow, authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { bulkImport } from './imports/bulk-import';
 import { ApiKeysRepo } from './modules/apikeys/apikeys.repo';
@@ -39,6 +39,7 @@ import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { MonitorRepo } from './modules/monitor/monitor.repo';
 import { monitorRoutes, simRoutes } from './modules/monitor/monitor.routes';
 import { MonitorService, type MonitorSources } from './modules/monitor/monitor.service';
+import { queueBoardRoutes } from './modules/monitor/queue-board';
 import { PhoneNumbersRepo } from './modules/phone-numbers/phone-numbers.repo';
 import { phoneNumbersRoutes } from './modules/phone-numbers/phone-numbers.routes';
 import { PHONE_IMPORT, PhoneNumbersService } from './modules/phone-numbers/phone-numbers.service';
@@ -231,6 +232,7 @@ export function createApp(deps: AppDeps): Express {
   const monitor = new MonitorService(new MonitorRepo(deps.db), bus, queue, deps.monitor);
   api.use('/dev/monitor', requireAuth, monitorRoutes(monitor));
   api.use('/dev/sim', requireAuth, simRoutes(monitor));
+  api.use('/dev/queues', requireAuth, allow('monitor'), queueBoardRoutes(queue));
   api.use(apiNotFound);
   app.use('/api', api);
   // template media only: validator uploads (members' contact lists, DATA_DIR/uploads/validators) are

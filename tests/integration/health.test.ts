@@ -18,6 +18,15 @@ afterAll(async () => {
   await database.close();
 });
 
+describe('the queue dashboard without Redis', () => {
+  it('says it needs Redis (jobs run in the API process)', async () => {
+    const dev = await createUser(database.db, { role: 'dev' });
+    const res = await request(app).get('/api/dev/queues/').set('Authorization', `Bearer ${dev.token}`);
+    expect(res.status).toBe(404);
+    expect(res.body.msg).toMatch(/needs Redis/);
+  });
+});
+
 describe('GET /api/health', () => {
   it('says the database is up, no Redis is in use, and no worker runs yet', async () => {
     const res = await request(app).get('/api/health');

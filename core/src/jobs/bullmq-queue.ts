@@ -73,6 +73,11 @@ export class BullmqQueue<M extends object = JobMap> implements JobQueue<M> {
     });
   }
 
+  /** the BullMQ queue itself, for the devs' queue dashboard (read-only there) */
+  get bullQueue(): Queue {
+    return this.queue;
+  }
+
   async counts(): Promise<JobCounts> {
     const c = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
     return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };

@@ -103,6 +103,15 @@ export function MonitorPage({ kind }: { kind: MonitorKind }) {
             <p className="text-sm text-gray-500 dark:text-gray-400">{screen.hint}</p>
           )}
           <div className="flex flex-wrap items-center gap-2">
+            {/* the BullMQ dashboard (read-only; with Redis only): a page of its own, opened with the session cookie */}
+            <a
+              href="/api/dev/queues/"
+              target="_blank"
+              rel="noreferrer"
+              className="text-sm font-medium text-brand-500 hover:underline dark:text-brand-400"
+            >
+              Antrean job
+            </a>
             <ViewTypeSwitch value={type} onChange={(t: ViewType) => setParam('type', t)} />
             <Button
               variant="outline"
