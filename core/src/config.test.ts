@@ -28,12 +28,25 @@ describe('loadConfig', () => {
         JWT_SECRET: 'short',
         ADMIN_EMAIL: 'admin@example.test',
         WA_DRIVER: 'selenium',
+        METRICS_TOKEN: 'short',
+        PROXY_CHECK_URL: 'ftp://x',
+        PROXY_CHECK_FAILURES: '0',
       });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       const problems = (err as ConfigError).problems.join('\n');
-      for (const name of ['PORT', 'DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'ADMIN_PASSWORD', 'WA_DRIVER']) {
+      for (const name of [
+        'PORT',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'JWT_SECRET',
+        'ADMIN_PASSWORD',
+        'WA_DRIVER',
+        'METRICS_TOKEN',
+        'PROXY_CHECK_URL',
+        'PROXY_CHECK_FAILURES',
+      ]) {
         expect(problems).toContain(name);
       }
     }
@@ -117,6 +130,8 @@ describe('engine, simulator and import tuning', () => {
       blastSecondMs: 1000,
       loginTtlMs: 120_000,
       workerMaxLogins: 20,
+      sendTimeoutMs: 60_000,
+      stuckAfter: 3,
     });
     expect(c.sim).toEqual(DEFAULT_SIM_CONFIG);
     expect(c.sim).toEqual({
@@ -141,6 +156,8 @@ describe('engine, simulator and import tuning', () => {
       WA_BLAST_SECOND_MS: '5',
       WA_LOGIN_TTL_MS: '9000',
       WA_WORKER_MAX_LOGINS: '3',
+      WA_SEND_TIMEOUT_MS: '1500',
+      WA_STUCK_AFTER: '4',
       SIM_SEED: '99',
       SIM_PAIR_DELAY_MS: '10',
       SIM_SEND_FAIL_RATE: '0.5',
@@ -155,7 +172,15 @@ describe('engine, simulator and import tuning', () => {
       IMPORT_DIRECT_MAX_EXISTING: '-1',
       IMPORT_PROFILE: '1',
     });
-    expect(c.engine).toEqual({ leaseMs: 6000, sweepMs: 2000, blastSecondMs: 5, loginTtlMs: 9000, workerMaxLogins: 3 });
+    expect(c.engine).toEqual({
+      leaseMs: 6000,
+      sweepMs: 2000,
+      blastSecondMs: 5,
+      loginTtlMs: 9000,
+      workerMaxLogins: 3,
+      sendTimeoutMs: 1500,
+      stuckAfter: 4,
+    });
     expect(c.sim).toEqual({
       seed: 99,
       pairDelayMs: 10,
@@ -176,6 +201,8 @@ describe('engine, simulator and import tuning', () => {
     ['WA_LEASE_MS', '0'],
     ['WA_SWEEP_MS', 'often'],
     ['WA_WORKER_MAX_LOGINS', '2.5'],
+    ['WA_STUCK_AFTER', '0'],
+    ['WA_SEND_TIMEOUT_MS', '-1'],
     ['WA_LOGIN_TTL_MS', '-1'],
     ['SIM_SEND_FAIL_RATE', '2'],
     ['SIM_SEND_FAIL_RATE', '-0.1'],
@@ -202,5 +229,29 @@ describe('engine, simulator and import tuning', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([expect.stringContaining(name)]);
     expect((error as ConfigError).problems[0]).toContain(`"${value}"`);
+  });
+});
+
+describe('operations settings (issue 13)', () => {
+  it('reads the metrics token, the proxy check and the baileys engine; metrics and proxy checks are off by default', () => {
+    const off = loadConfig({});
+    expect(off.metricsToken).toBeNull();
+    expect(off.proxyCheck).toEqual({ url: null, everyMs: 300_000, timeoutMs: 10_000, failures: 2 });
+    const on = loadConfig({
+      METRICS_TOKEN: 'm'.repeat(20),
+      PROXY_CHECK_URL: 'https://ops.example.test/ping',
+      PROXY_CHECK_EVERY_MS: '60000',
+      PROXY_CHECK_TIMEOUT_MS: '3000',
+      PROXY_CHECK_FAILURES: '3',
+      WA_DRIVER: 'baileys',
+    });
+    expect(on.metricsToken).toBe('m'.repeat(20));
+    expect(on.proxyCheck).toEqual({
+      url: 'https://ops.example.test/ping',
+      everyMs: 60_000,
+      timeoutMs: 3000,
+      failures: 3,
+    });
+    expect(on.waDriver).toBe('baileys');
   });
 });
