@@ -21,7 +21,6 @@ import {
   type DriverListener,
   type DriverState,
   type MediaFile,
-  type ProxyConfig,
   SendError,
   type SendFailureCode,
   type SessionOptions,
