@@ -100,6 +100,10 @@ describe('API keys', () => {
     expect((await keys(member.token).create({ name: '' })).status).toBe(400);
     expect((await keys(member.token).create({ name: 'x'.repeat(61) })).status).toBe(400);
     expect((await keys(member.token).create({ name: 'ok', read_only: 'yes' })).status).toBe(400);
+    const nul = await keys(member.token).create({ name: 'bad\u0000name' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.msg).toMatch(/name/);
+    expect((await keys(member.token).create({ name: 42 })).status).toBe(400);
     expect((await request(h.app).post('/api/admin/apikeys').send({ name: 'anon' })).status).toBe(401);
   });
 
