@@ -4,6 +4,7 @@ import { loadConfigOrExit, resolveJwtSecret } from '@wa/core/config';
 import { openDatabase } from '@wa/core/db/client';
 import { createInfra } from '@wa/core/jobs/index';
 import { createLogger } from '@wa/core/logger';
+import type { Webhooks } from '@wa/core/webhooks/webhooks';
 import { createApp } from '@wa/server/app';
 import { ensureAdmin, ensureDev, ensureSettings } from '@wa/server/bootstrap';
 import { UsersRepo } from '@wa/server/modules/users/users.repo';
@@ -37,7 +38,11 @@ async function main() {
 
   const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
-  let engine: { close(): Promise<void>; host: { workerId: string; states(): Record<string, string> } } | null = null;
+  let engine: {
+    close(): Promise<void>;
+    host: { workerId: string; states(): Record<string, string> };
+    webhooks: Webhooks;
+  } | null = null;
   if (!config.redisUrl) {
     // the composition root is the one place the API process loads the engine (the server package never imports it)
     const { startEngine } = await import('@wa/workers');
@@ -53,6 +58,8 @@ async function main() {
     webDist: config.webDist,
     dataDir: config.dataDir,
     bus,
+    // embedded mode: one webhooks directory for the API and the engine
+    webhooks: engine?.webhooks,
     queue,
     timezone: config.timezone,
     trustProxy: config.trustProxy,

@@ -254,4 +254,14 @@ describe('operations settings (issue 13)', () => {
     });
     expect(on.waDriver).toBe('baileys');
   });
+
+  it('reads the webhook delivery settings (a day of retries from 30 s by default) and refuses bad ones', () => {
+    expect(loadConfig({}).webhooks).toEqual({ timeoutMs: 10_000, retryBaseMs: 30_000, retryForMs: 86_400_000 });
+    const on = loadConfig({ WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_FOR_MS: '60000' });
+    expect(on.webhooks).toEqual({ timeoutMs: 2000, retryBaseMs: 50, retryForMs: 60_000 });
+    expect(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: '-5' })).toThrow(
+      /WEBHOOK_RETRY_BASE_MS must be a whole number > 0/,
+    );
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: 'soon' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+  });
 });

@@ -46,6 +46,12 @@ export interface Config {
    */
   proxyCheck: { url: string | null; everyMs: number; timeoutMs: number; failures: number };
   /**
+   * WEBHOOK_*: deliveries of webhooks. WEBHOOK_TIMEOUT_MS (10 s) per attempt; the first retry after
+   * WEBHOOK_RETRY_BASE_MS (30 s), each next one twice as late (at most 4 h), for WEBHOOK_RETRY_FOR_MS
+   * (a day) after the event.
+   */
+  webhooks: { timeoutMs: number; retryBaseMs: number; retryForMs: number };
+  /**
    * WA_DRIVER: the engine new accounts log in with, `wwebjs` (default, a Chromium per account) or
    * `baileys` (browserless); or `sim`, the simulator, for every account.
    */
@@ -193,6 +199,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeoutMs: positive('PROXY_CHECK_TIMEOUT_MS', 10_000),
     failures: positive('PROXY_CHECK_FAILURES', 2),
   };
+  const webhooks = {
+    timeoutMs: positive('WEBHOOK_TIMEOUT_MS', 10_000),
+    retryBaseMs: positive('WEBHOOK_RETRY_BASE_MS', 30_000),
+    retryForMs: positive('WEBHOOK_RETRY_FOR_MS', 24 * 3600_000),
+  };
   const sim = readSimConfig(env, problems);
   const imports = readImportTuning(env, problems);
 
@@ -211,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trustProxy ?? false,
     metricsToken,
     proxyCheck,
+    webhooks,
     waDriver,
     chromePath: str('CHROME_PATH') ?? '/usr/bin/chromium',
     logLevel,

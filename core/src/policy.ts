@@ -87,6 +87,9 @@ export const POLICY = {
   /** setting the run status by hand */
   'account.status': { any: ADMIN_DEV },
 
+  /** webhooks (issue 13): every user their own endpoints; admins' and devs' hear everyone's events, anywhere */
+  'webhook.manage': { any: ADMIN_DEV, own: ROLES },
+
   // dev monitor
   monitor: { any: ['dev'] },
 } satisfies Record<string, Rule>;

@@ -9,6 +9,7 @@ import { InProcessQueue, type JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
 import { AttemptLimiter } from '@wa/core/rate-limit';
 import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
+import { Webhooks } from '@wa/core/webhooks/webhooks';
 import { findNul, NUL_MSG, type WaEngine } from '@wa/shared';
 import express, { type Express } from 'express';
 import { signToken } from './auth/tokens';
@@ -62,6 +63,9 @@ import { transaction } from './modules/transaction';
 import { UsersRepo } from './modules/users/users.repo';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import { WebhooksRepo } from './modules/webhooks/webhooks.repo';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { WebhooksService } from './modules/webhooks/webhooks.service';
 import { WhatsappRepo } from './modules/whatsapp/whatsapp.repo';
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service';
@@ -102,6 +106,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** IMPORT_*: where the bulk importer switches paths (DEFAULT_IMPORT_TUNING when absent) */
   importTuning?: ImportTuning;
+  /** the process's webhooks (made from db, queue and bus when absent) */
+  webhooks?: Webhooks;
 }
 
 /**
@@ -152,6 +158,9 @@ export function createApp(deps: AppDeps): Express {
   const signFor = (user: { id: number; role: string; tokenVersion: number }) => signToken(deps.jwtSecret, user);
 
   const queue = deps.queue ?? new InProcessQueue();
+  // the API's events (blasts started and stopped, withdrawals) for the webhooks; the workers have their own
+  const webhooks = deps.webhooks ?? new Webhooks({ db: deps.db, queue, log: deps.logger, bus });
+  void webhooks.listen().catch((err) => deps.logger.warn({ err }, 'webhook changes not followed'));
   const metrics = new Metrics({
     repo: new MetricsRepo(deps.db),
     queue,
@@ -172,6 +181,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(docsRoutes());
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/apikeys', requireAuth, apiKeysRoutes(apiKeys));
+  api.use('/admin/webhooks', requireAuth, webhooksRoutes(new WebhooksService(new WebhooksRepo(deps.db), queue, bus)));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
   const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>
     metrics.timeImport('phone_numbers', () => bulkImport(deps.db, PHONE_IMPORT, file, tmpDir, deps.importTuning))(),
@@ -191,6 +201,7 @@ export function createApp(deps: AppDeps): Express {
     new WithdrawRepo(deps.db),
     usersRepo,
     transaction(deps.db, (tx) => new WithdrawRepo(tx)),
+    webhooks,
   );
   api.use('/admin/withdraw', requireAuth, withdrawRoutes(withdrawals));
   const bonuses = new BonusService(
@@ -213,7 +224,7 @@ export function createApp(deps: AppDeps): Express {
     api.use(`/admin/${kind}`, requireAuth, toolsRoutes(tools));
   }
   const whatsapp = {
-    accounts: new WhatsappService(accounts, new AccountsRepo(deps.db), bus),
+    accounts: new WhatsappService(accounts, new AccountsRepo(deps.db), bus, webhooks),
     logins: new WhatsappLogins(
       accounts,
       queue,

@@ -16,6 +16,7 @@ export * from './contract/sim';
 export * from './contract/templates';
 export * from './contract/tools';
 export * from './contract/users';
+export * from './contract/webhooks';
 export * from './contract/whatsapp';
 export * from './contract/withdraw';
 export * from './format';

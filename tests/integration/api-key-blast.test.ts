@@ -6,6 +6,7 @@ import { bearer } from '../support/api';
 import { useUsers } from '../support/factories';
 import { newDeviceId, setSimEnv, useWaHarness } from '../support/wa-engine';
 import { until } from '../support/wait';
+import { verifySignature, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Issue 13's script: other software connects an account and runs a blast with an API key alone,
@@ -13,13 +14,16 @@ import { until } from '../support/wait';
  */
 setSimEnv({ pairDelayMs: 100, restoreDelayMs: 20, sendLatencyMs: 1, sendFailRate: 0 });
 const h = useWaHarness({ blastSecondMs: 1 });
-const { member } = useUsers(() => h.database.db, { member: 'member' });
+const { member, dev } = useUsers(() => h.database.db, { member: 'member', dev: 'dev' });
 
 /** Calls an operation the document lists (and fails the test if it does not), with the key only. */
 function client(key: string) {
   const doc = buildOpenApi() as { paths: Record<string, Record<string, unknown>> };
   return (method: 'get' | 'post', path: string, body?: object) => {
-    const template = path.replace(/\/\d+$/, '/{id}').replace(/\/id-[\w-]+$/, '/{deviceId}');
+    const template = path
+      .replace(/\/\d+(?=\/|$)/, '/{id}')
+      .replace(/\/id-[\w-]+$/, '/{deviceId}')
+      .replace(/^\/admin\/webhooks\/$/, '/admin/webhooks');
     expect(
       doc.paths[template]?.[method],
       `${method.toUpperCase()} ${template} is in the OpenAPI document`,
@@ -69,5 +73,64 @@ describe('a script with an API key', () => {
     );
     const page = await call('get', '/admin/messagelog/list-per-page');
     expect(page.body.data.map((l: { target: string }) => l.target).sort()).toEqual(['6289977700001', '6289977700002']);
+  });
+
+  it("an operator's script gets its blast's progress as signed webhooks", async () => {
+    const db = h.database.db;
+    await db.execute(sql`update phone_numbers set last_sent = coalesce(last_sent, now())`);
+    await db.execute(
+      sql`insert into phone_numbers (number, name) values ('6289977700011', 'C'), ('6289977700012', 'D')`,
+    );
+    const receiver = await new WebhookReceiver().start();
+    try {
+      // a dev's key: devs run blasts on any account and may point webhooks at their own network
+      const { key } = (await request(h.app).post('/api/admin/apikeys').set(bearer(dev.token)).send({ name: 'ops' }))
+        .body;
+      const call = client(key);
+      const hook = await call('post', '/admin/webhooks/', {
+        url: receiver.url('/progress'),
+        events: ['blast.started', 'message.sent', 'message.failed', 'blast.finished'],
+      });
+      expect(hook.status).toBe(201);
+      const deviceId = newDeviceId();
+      expect((await call('post', '/admin/whatsapp/new-client', { deviceId })).status).toBe(201);
+      expect((await call('get', `/admin/whatsapp/qr-new-client/${deviceId}`)).status).toBe(200);
+      await until(
+        async () => (await call('get', `/admin/whatsapp/client-state/${deviceId}`)).body.state === 'connected',
+        'the phone scanned',
+        10_000,
+      );
+      expect((await call('post', '/admin/whatsapp/save', { clientid: deviceId })).status).toBe(201);
+      expect((await call('post', '/admin/whatsapp/start-blasting', { whatsappClientId: deviceId })).status).toBe(200);
+      await until(() => receiver.received.length === 4, 'the blast started, sent twice and finished', 10_000);
+      // deliveries may overtake each other; the events' own times keep their order
+      const inOrder = [...receiver.received].sort((a, b) => a.json.created_at.localeCompare(b.json.created_at));
+      expect(inOrder.map((r) => r.json.event)).toEqual([
+        'blast.started',
+        'message.sent',
+        'message.sent',
+        'blast.finished',
+      ]);
+      expect(
+        receiver
+          .of('message.sent')
+          .map((r) => r.json.data.target)
+          .sort(),
+      ).toEqual(['6289977700011', '6289977700012']);
+      expect(receiver.received.every((r) => r.json.data.device_id === deviceId)).toBe(true);
+      expect(receiver.received.every((r) => verifySignature(r, hook.body.secret))).toBe(true);
+      // the deliveries, as the script can read them back
+      const list = await call('get', `/admin/webhooks/${hook.body.id}/deliveries`);
+      expect(list.status).toBe(200);
+      await until(
+        async () =>
+          (await call('get', `/admin/webhooks/${hook.body.id}/deliveries`)).body.data.every(
+            (d: { status: string }) => d.status === 'delivered',
+          ),
+        'all marked delivered',
+      );
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS } from '@wa/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/src/logger';
@@ -87,6 +88,36 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/auth/login'].post['x-roles']).toBe('public');
   });
 
+  it("describes every webhook event's POST: the signed headers and the envelope with the event's data", () => {
+    interface Hook {
+      post: {
+        parameters: Array<{ name: string; in: string; required: boolean }>;
+        requestBody: { content: { 'application/json': { schema: JsonObject } } };
+      };
+    }
+    interface JsonObject {
+      properties: Record<string, JsonObject & { const?: string }>;
+      required: string[];
+    }
+    const doc = buildOpenApi() as { webhooks: Record<string, Hook> };
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    for (const event of WEBHOOK_EVENTS) {
+      const { post } = doc.webhooks[event];
+      const headers = post.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name);
+      expect(headers.sort(), event).toEqual(['X-WA-Delivery', 'X-WA-Event', 'X-WA-Signature', 'X-WA-Timestamp']);
+      const body = post.requestBody.content['application/json'].schema;
+      expect(body.required.sort(), event).toEqual(['created_at', 'data', 'event', 'id']);
+      expect(body.properties.event.const).toBe(event);
+    }
+    const data = (event: string) =>
+      doc.webhooks[event].post.requestBody.content['application/json'].schema.properties.data;
+    expect(data('message.sent').required).toEqual(
+      expect.arrayContaining(['target', 'message_id', 'account_id', 'fee']),
+    );
+    expect(Object.keys(data('account.suspended').properties)).toEqual(expect.arrayContaining(['kind', 'paused_until']));
+    expect(data('withdraw.status').required).toEqual(expect.arrayContaining(['withdraw_id', 'status']));
+  });
+
   it('has no route twice in the registry', () => {
     expect(documented.size).toBe(ROUTES.length);
   });
@@ -99,6 +130,7 @@ describe('the OpenAPI document', () => {
         'GET /health',
         'GET /openapi.json',
         'DELETE /admin/apikeys/{id}',
+        'POST /admin/webhooks/{id}/deliveries/{deliveryId}/resend',
         'POST /dev/sim/{deviceId}',
       ]),
     );

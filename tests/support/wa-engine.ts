@@ -46,6 +46,10 @@ export interface WaHarnessOptions {
   /** the stuck-session watchdog's timeout and limit (WA_SEND_TIMEOUT_MS, WA_STUCK_AFTER) */
   sendTimeoutMs?: number;
   stuckAfter?: number;
+  /** webhook deliveries (WEBHOOK_*): tests retry within milliseconds */
+  webhooks?: { timeoutMs: number; retryBaseMs: number; retryForMs: number };
+  /** how often the engine queues overdue webhook deliveries again */
+  webhookSweepMs?: number;
 }
 
 export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHarness> {
@@ -59,7 +63,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
     const sim = loadConfig().sim;
     if (opts.pairDelayMs !== undefined) sim.pairDelayMs = opts.pairDelayMs;
     return startEngine({
-      config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium', sim },
+      config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium', sim, webhooks: opts.webhooks },
       db: database.db,
       queue,
       bus,
@@ -71,6 +75,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       driver: opts.driver,
       sendTimeoutMs: opts.sendTimeoutMs,
       stuckAfter: opts.stuckAfter,
+      webhookSweepMs: opts.webhookSweepMs,
     });
   };
   const h: WaHarness = {

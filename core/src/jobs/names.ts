@@ -31,14 +31,25 @@ export interface SendMessageJob {
   requestedBy: number;
 }
 
+/**
+ * Posts one webhook delivery (core/src/webhooks): the row says where it stands, so a job that comes
+ * twice posts once, and a failed post is queued again with its backoff.
+ */
+export const WEBHOOK_JOB = 'webhook.deliver';
+
+export interface WebhookJob {
+  deliveryId: number;
+}
+
 /** Every job name with its payload, so producers and handlers agree on both. */
 export interface JobMap {
   [OPEN_SESSION_JOB]: OpenSessionJob;
   [SEND_MESSAGE_JOB]: SendMessageJob;
+  [WEBHOOK_JOB]: WebhookJob;
 }
 
 /** The names of a job map (`keyof`, as text: queues key jobs by name). */
 export type JobName<M extends object = JobMap> = Extract<keyof M, string>;
 
 /** Every job of the product by name: a queue refuses to start while one of them has no handler. */
-export const JOB_NAMES: readonly JobName[] = everyKey<JobName>()([OPEN_SESSION_JOB, SEND_MESSAGE_JOB]);
+export const JOB_NAMES: readonly JobName[] = everyKey<JobName>()([OPEN_SESSION_JOB, SEND_MESSAGE_JOB, WEBHOOK_JOB]);

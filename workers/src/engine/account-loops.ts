@@ -4,27 +4,35 @@ import type { ToolKind } from '@wa/core/db/tool-tables';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToAdmins, publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { AccountSafety, GuardedAccount } from './account-safety';
 import { BlastRunner } from './blast';
-import { emitFor, type LiveSession } from './live-session';
+import { type AccountEventData, type AccountWebhookEvent, emitFor, hookFor, type LiveSession } from './live-session';
 import type { OutcomeBatcher } from './outcome-batcher';
 
 /** The account the loops run for, as its session knows it (`accountId` is set once it is saved). */
-export type LoopAccount = Pick<LiveSession, 'deviceId' | 'userId' | 'accountId' | 'session'>;
+export type LoopAccount = Pick<LiveSession, 'deviceId' | 'userId' | 'accountId' | 'session' | 'info'>;
 
 import { SendRunner } from './send';
 import { hasUnfinishedSend } from './send.repo';
 import { runningTools, ToolRunner } from './tools';
 
 /** The account as the safety rules see it: its blast can be ended and its lists told. */
-export function guardedAccount(bus: EventBus, live: LoopAccount, loops: AccountLoops): GuardedAccount {
+export function guardedAccount(
+  deps: { bus: EventBus; webhooks: WebhookEmitter },
+  live: LoopAccount,
+  loops: AccountLoops,
+): GuardedAccount {
   const accountId = live.accountId;
   if (accountId === null) throw new Error(`${live.deviceId} is not saved yet`);
   return {
     deviceId: live.deviceId,
     accountId,
+    userId: live.userId,
     stopBlast: () => loops.stopBlast(0),
-    emit: (event, payload) => emitFor(bus, live, event, payload),
+    emit: (event, payload) => emitFor(deps.bus, live, event, payload),
+    webhook: <E extends AccountWebhookEvent>(event: E, data: AccountEventData<E>) =>
+      hookFor(deps.webhooks, live, event, data),
   };
 }
 
@@ -42,6 +50,8 @@ export interface LoopDeps {
   timeZone: string;
   /** records the blasts' outcomes, many accounts' in one transaction */
   outcomes: OutcomeBatcher;
+  /** the process's webhooks (NO_WEBHOOKS in tests that do not care) */
+  webhooks: WebhookEmitter;
 }
 
 /**
@@ -78,7 +88,8 @@ export class AccountLoops {
         safety: this.deps.safety,
         timeZone: this.deps.timeZone,
         outcomes: this.deps.outcomes,
-        guarded: () => guardedAccount(this.deps.bus, this.live, this),
+        guarded: () => guardedAccount(this.deps, this.live, this),
+        webhook: (event, data) => hookFor(this.deps.webhooks, this.live, event, data),
       },
       { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
     );

@@ -3,7 +3,11 @@ import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
 import { type LiveEvent, type LiveEventMap, SAFETY_TEXTS } from '@wa/shared';
 import type { DriverEvent } from '../drivers/types';
+import type { AccountEventData, AccountWebhookEvent } from './live-session';
 import { logIncoming, markRevoked, safetySettings } from './safety.repo';
+
+/** Why a webhook says an account was suspended by rule #1 (the API's texts are the spec's; this one is ours). */
+const RULE1_REASON = 'A message the blast sent was deleted for everyone (rule #1).';
 
 /** A session that drops this many times within DROP_WINDOW_MINUTES is paused. */
 export const DROP_LIMIT = 3;
@@ -13,9 +17,12 @@ export const DROP_WINDOW_MINUTES = 30;
 export interface GuardedAccount {
   deviceId: string;
   accountId: number;
+  userId: number;
   /** ends the account's blast loop now (its row is idle already) */
   stopBlast(): Promise<void>;
   emit<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
+  /** tells the webhooks an event about this account */
+  webhook<E extends AccountWebhookEvent>(event: E, data: AccountEventData<E>): void;
 }
 
 export interface SafetyDeps {
@@ -41,11 +48,17 @@ export class AccountSafety {
   async onRevoke(account: GuardedAccount, messageId: string): Promise<void> {
     const { db, accounts, log } = this.deps;
     if (!(await markRevoked(db, account.accountId, messageId))) return;
+    const was = await accounts.runSwitches(account.accountId);
     const count = await accounts.suspendForRule1(account.accountId);
     if (count === null) return;
     log.warn({ deviceId: account.deviceId, messageId, suspended_count: count }, 'rule #1: a sent message was deleted');
     await account.stopBlast();
     await account.emit('suspended', { deviceId: account.deviceId, suspended_count: count, state: 'suspended' });
+    account.webhook('account.state', { state: 'suspended' });
+    account.webhook('account.suspended', { kind: 'suspended', suspended_count: count, reason: RULE1_REASON });
+    if (was?.status === 'sending') {
+      account.webhook('blast.finished', { reason: 'suspended', message: RULE1_REASON });
+    }
   }
 
   /** A message to the account: logged, and a stop keyword or stop button opts its sender out. */
@@ -60,6 +73,7 @@ export class AccountSafety {
     );
     if (!r.optout) return;
     log.info({ deviceId: account.deviceId, target: r.target?.id ?? null }, 'a target opted out');
+    account.webhook('optout', { target: m.from, target_id: r.target?.id ?? null });
     if (r.target) await this.deps.emitAdmins('update_target', { receiver: r.target });
   }
 
@@ -78,6 +92,7 @@ export class AccountSafety {
   async pause(account: GuardedAccount, reason: string): Promise<void> {
     const { db, accounts, log } = this.deps;
     const { pauseHours } = await safetySettings(db);
+    const was = await accounts.runSwitches(account.accountId);
     const row = await accounts.pause(account.accountId, pauseHours, reason);
     if (!row) return;
     log.warn({ deviceId: account.deviceId, reason, until: row.paused_until }, 'account paused');
@@ -88,5 +103,7 @@ export class AccountSafety {
       pause_reason: row.pause_reason,
       status: 'idle',
     });
+    account.webhook('account.suspended', { kind: 'paused', paused_until: row.paused_until, reason: row.pause_reason });
+    if (was?.status === 'sending') account.webhook('blast.finished', { reason: 'paused', message: reason });
   }
 }

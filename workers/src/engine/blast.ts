@@ -28,6 +28,7 @@ import {
   settleAbandoned,
   type UsedTemplate,
 } from './blast.repo';
+import type { AccountEventData, AccountWebhookEvent } from './live-session';
 import { LoopRunner } from './loop-runner';
 import type { OutcomeBatcher } from './outcome-batcher';
 
@@ -87,6 +88,8 @@ export interface BlastDeps {
   guarded: () => GuardedAccount;
   /** records the outcomes, many accounts' in one transaction */
   outcomes: OutcomeBatcher;
+  /** tells the webhooks an event about the account */
+  webhook<E extends AccountWebhookEvent>(event: E, data: AccountEventData<E>): void;
 }
 
 /** The account a blast runs for, as its holder knows it. */
@@ -268,6 +271,22 @@ export class BlastRunner extends LoopRunner {
     plan.sentToday = outcome.account.sent_today;
     if (success) await this.countTowardsLevel(plan.userId);
     const { account, receiver } = outcome;
+    if (success) {
+      this.deps.webhook('message.sent', {
+        message_id: sent.sentId,
+        target: target.number,
+        target_id: target.id,
+        template_id: template.id,
+        fee: plan.payoutOn === 'accepted' ? plan.fee : 0,
+      });
+    } else {
+      this.deps.webhook('message.failed', {
+        message_id: sent.sentId,
+        target: target.number,
+        target_id: target.id,
+        error: error ?? 'failed',
+      });
+    }
     const event = success ? 'count_success' : 'count_fail';
     const value = success ? account.count_success : account.count_fail;
     // the member's list gets the account's count; the admins' also the target number's row (§4)
@@ -329,6 +348,7 @@ export class BlastRunner extends LoopRunner {
     if (!(await new AccountsRepo(this.deps.db).stopSending(accountId))) return;
     const state = await this.account.session.getState().catch((): DriverState => 'unknown');
     await this.deps.emit(event, { deviceId, state, status: 'idle', message });
+    this.deps.webhook('blast.finished', { reason: event === 'finished' ? 'finished' : 'error', message });
   }
 
   /** A template's stored medium as a file on this host; media kept elsewhere (a URL) are not sent. */

@@ -1,6 +1,6 @@
 import type { DriverEvent } from '../drivers/types';
 import { guardedAccount } from './account-loops';
-import type { LiveSession } from './live-session';
+import { hookFor, type LiveSession } from './live-session';
 import { onReceipt } from './receipts';
 import type { SessionRegistry } from './session-registry';
 
@@ -37,6 +37,7 @@ export async function onDriverEvent(reg: SessionRegistry, entry: LiveSession, ev
         state: 'loggedOut',
         message: event.message,
       });
+      hookFor(reg.deps.webhooks, entry, 'account.state', { state: 'loggedOut', message: event.message });
       return reg.drop(entry.deviceId, { keepStored: false, release: true });
     case 'broken':
       // the client must be rebuilt: restore it from the stored session in place
@@ -48,13 +49,13 @@ export async function onDriverEvent(reg: SessionRegistry, entry: LiveSession, ev
     case 'revoke':
       // a login in progress has sent nothing: only a saved account's messages count
       if (entry.accountId === null) return;
-      return reg.deps.safety.onRevoke(guardedAccount(reg.deps.bus, entry, entry.loops), event.messageId);
+      return reg.deps.safety.onRevoke(guardedAccount(reg.deps, entry, entry.loops), event.messageId);
     case 'message':
       if (entry.accountId === null) return;
-      return reg.deps.safety.onMessage(guardedAccount(reg.deps.bus, entry, entry.loops), event);
+      return reg.deps.safety.onMessage(guardedAccount(reg.deps, entry, entry.loops), event);
     case 'restricted':
       if (entry.accountId === null) return;
-      return reg.deps.safety.onRestricted(guardedAccount(reg.deps.bus, entry, entry.loops), event.reason);
+      return reg.deps.safety.onRestricted(guardedAccount(reg.deps, entry, entry.loops), event.reason);
   }
 }
 
@@ -93,15 +94,17 @@ async function stateChanged(reg: SessionRegistry, entry: LiveSession, event: Eve
   await reg.setState(entry, event.state);
   if (event.state === 'connected') await entry.loops.resume(() => reg.isCurrent(entry));
   else await entry.loops.stopAll(0);
+  if (was !== event.state) hookFor(reg.deps.webhooks, entry, 'account.state', { state: event.state });
   if (event.state === 'suspended' && entry.accountId !== null) {
     const count = await reg.deps.accounts.suspend(entry.accountId);
     await reg.emit(entry, 'suspended', { deviceId, suspended_count: count, state: 'suspended' });
+    hookFor(reg.deps.webhooks, entry, 'account.suspended', { kind: 'suspended', suspended_count: count });
     return;
   }
   await reg.emit(entry, 'connection.update', { deviceId, state: event.state });
   // a session that keeps dropping is a ban signal (account safety)
   if (event.state === 'disconnected' && was === 'connected' && entry.accountId !== null) {
-    await reg.deps.safety.onDrop(guardedAccount(reg.deps.bus, entry, entry.loops));
+    await reg.deps.safety.onDrop(guardedAccount(reg.deps, entry, entry.loops));
   }
   if (event.state === 'loggedOut') {
     // the stored session is gone: the account needs a new login

@@ -7,6 +7,7 @@ import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
+import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountSafety } from './account-safety';
 import { LeaseSweeper } from './lease-sweeper';
@@ -53,6 +54,8 @@ export interface HostOptions {
   stuckAfter?: number;
   /** the proxy health check (PROXY_CHECK_*); off without a URL */
   proxyCheck?: ProxyCheckOptions | null;
+  /** the process's webhooks (none when absent) */
+  webhooks?: WebhookEmitter;
 }
 
 /**
@@ -107,6 +110,7 @@ export class SessionHost {
       timeZone,
       sendTimeoutMs: o.sendTimeoutMs ?? d.sendTimeoutMs,
       stuckAfter: o.stuckAfter ?? d.stuckAfter,
+      webhooks: o.webhooks ?? NO_WEBHOOKS,
     });
     this.leases = new LeaseSweeper(this.registry, {
       sweepMs: o.sweepMs ?? d.sweepMs,

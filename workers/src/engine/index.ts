@@ -4,6 +4,8 @@ import type { Db } from '@wa/core/db/client';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
+import { DEFAULT_DELIVERY_SETTINGS, requeueOverdue } from '@wa/core/webhooks/deliver';
+import { Webhooks } from '@wa/core/webhooks/webhooks';
 import { createDriver } from '../drivers/index';
 import { DbSessionStore } from '../drivers/session-store';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
@@ -14,6 +16,7 @@ export interface Engine {
   host: SessionHost;
   driver: WhatsAppDriver;
   jobs: string[];
+  webhooks: Webhooks;
   close(): Promise<void>;
 }
 
@@ -25,7 +28,7 @@ export interface Engine {
 export async function startEngine(opts: {
   /** `engine`, `sim` and `timezone` default to DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG and Asia/Jakarta */
   config: Pick<Config, 'waDriver' | 'dataDir' | 'chromePath'> &
-    Partial<Pick<Config, 'engine' | 'sim' | 'timezone' | 'proxyCheck'>>;
+    Partial<Pick<Config, 'engine' | 'sim' | 'timezone' | 'proxyCheck' | 'webhooks'>>;
   db: Db;
   queue: JobQueue;
   bus: EventBus;
@@ -43,6 +46,10 @@ export async function startEngine(opts: {
   /** the watchdog's timeout of a send or check, and the timeouts in a row that rebuild a session (override config.engine) */
   sendTimeoutMs?: number;
   stuckAfter?: number;
+  /** the process's webhooks (made here when absent; embedded mode shares the API's) */
+  webhooks?: Webhooks;
+  /** how often overdue webhook deliveries are queued again (60 s) */
+  webhookSweepMs?: number;
   /** the driver to use instead of the one WA_DRIVER selects (tests: a real driver over a fake WhatsApp) */
   driver?: (store: SessionStore, db: Db) => WhatsAppDriver;
 }): Promise<Engine> {
@@ -54,7 +61,10 @@ export async function startEngine(opts: {
       db: opts.db,
       log: opts.log,
     }));
+  const webhooks = opts.webhooks ?? new Webhooks({ db: opts.db, queue: opts.queue, log: opts.log, bus: opts.bus });
+  await webhooks.listen();
   const host = new SessionHost({
+    webhooks,
     db: opts.db,
     bus: opts.bus,
     driver,
@@ -72,15 +82,30 @@ export async function startEngine(opts: {
     sendTimeoutMs: opts.sendTimeoutMs ?? settings.sendTimeoutMs,
     stuckAfter: opts.stuckAfter ?? settings.stuckAfter,
   });
-  const jobs = registerJobs(opts.queue, { db: opts.db, bus: opts.bus, log: opts.log, host });
+  const jobs = registerJobs(opts.queue, {
+    db: opts.db,
+    bus: opts.bus,
+    log: opts.log,
+    host,
+    webhookDelivery: opts.config.webhooks ?? DEFAULT_DELIVERY_SETTINGS,
+  });
   await host.start();
+  // deliveries whose job was lost (a process that died, the in-process queue after a restart)
+  const sweep = setInterval(
+    () => void requeueOverdue(opts.db, opts.queue).catch((err) => opts.log.warn({ err }, 'webhook sweep failed')),
+    opts.webhookSweepMs ?? 60_000,
+  );
+  sweep.unref();
   opts.log.info({ driver: opts.config.waDriver, workerId: host.workerId }, 'engine ready');
   return {
     host,
     driver,
     jobs,
+    webhooks,
     close: async () => {
+      clearInterval(sweep);
       await host.stop();
+      await webhooks.close();
       await driver.close();
     },
   };

@@ -1,7 +1,8 @@
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceReply } from '@wa/core/realtime/device-commands';
 import { publishToOwnerAndAdmins, publishToUser } from '@wa/core/realtime/publish';
-import type { LiveEvent, LiveEventMap } from '@wa/shared';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
+import type { LiveEvent, LiveEventMap, WebhookEvent, WebhookEventData } from '@wa/shared';
 import type { ClientInfo, DriverState, Engine, WhatsAppSession } from '../drivers/types';
 import type { AccountLoops } from './account-loops';
 
@@ -52,4 +53,33 @@ export function emitFor<E extends LiveEvent>(
 ): Promise<void> {
   if (admins) return publishToOwnerAndAdmins(bus, live.userId, event, payload);
   return publishToUser(bus, live.userId, event, payload);
+}
+
+/** What every account event's webhook data starts with. */
+export type AccountRef = { user_id: number; account_id: number; device_id: string; phone: string | null };
+
+/** The webhook events about an account (all but withdraw.status). */
+export type AccountWebhookEvent = Exclude<WebhookEvent, 'withdraw.status'>;
+
+/** An account event's data without the account's own fields. */
+export type AccountEventData<E extends AccountWebhookEvent> = Omit<WebhookEventData[E], keyof AccountRef>;
+
+/**
+ * Tells the webhooks an event about a saved account (a login in progress has none), with the
+ * account's own fields: its owner, id, device id and number when known.
+ */
+export function hookFor<E extends AccountWebhookEvent>(
+  webhooks: WebhookEmitter,
+  live: Pick<LiveSession, 'userId' | 'accountId' | 'deviceId'> & { info?: ClientInfo | null },
+  event: E,
+  data: AccountEventData<E>,
+): void {
+  if (live.accountId === null) return;
+  const ref: AccountRef = {
+    user_id: live.userId,
+    account_id: live.accountId,
+    device_id: live.deviceId,
+    phone: live.info?.phonenumber ?? null,
+  };
+  webhooks.emit(event, live.userId, { ...ref, ...data } as WebhookEventData[E]);
 }

@@ -28,6 +28,8 @@ export interface ReceiptsResult {
   changed: Set<string>;
   /** the targets whose counts changed (a failure after acceptance) */
   receivers: ReceiverRow[];
+  /** each changed message: its new status, the one before, and its target number (the webhooks) */
+  settled: Array<{ messageId: string; status: string; was: string; target: string }>;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function recordReceipts(
   timeZone: string,
 ): Promise<ReceiptsResult> {
   const batch = collapse(receipts);
-  if (!batch.length) return { changed: new Set(), receivers: [] };
+  if (!batch.length) return { changed: new Set(), receivers: [], settled: [] };
   const input = JSON.stringify(batch.map((r) => ({ mid: r.messageId, ack: r.ack })));
   const failed = sql`(select count(*) from l where l.status = 'failed')::int`;
   const paid = sql`(select coalesce(sum(l.due), 0) from l where l.status <> 'failed')::int`;
@@ -59,7 +61,11 @@ export async function recordReceipts(
   // planned per batch, not prepared: a plan kept from when the log was small (a new installation's
   // first blast) read the account's whole log, or all of it, for every batch once the log had grown
   // (bench/README.md). One plan per batch of receipts costs little.
-  const [r] = await rows<{ changed: string[] | null; receivers: ReceiverRow[] | null }>(
+  const [r] = await rows<{
+    changed: string[] | null;
+    receivers: ReceiverRow[] | null;
+    settled: Array<{ mid: string; status: string; was: string; target: string }> | null;
+  }>(
     db,
     sql`with i as (
           select * from jsonb_to_recordset(${input}::jsonb) as i(mid text, ack text)
@@ -82,7 +88,7 @@ export async function recordReceipts(
               fee_due = 0, referral_fee_due = 0,
               error = case when o.next = 'failed' then 'failed: WhatsApp reported the message undeliverable.' else m.error end
           from o where m.id = o.id
-          returning m.wa_message_id, m.status, o.status as was,
+          returning m.wa_message_id, m.status, o.status as was, m.target,
                     case when m.status = 'failed' then 0 else o.fee_due end as due,
                     case when m.status = 'failed' then 0 else o.referral_fee_due end as referral_paid,
                     ${dayOf(sql`o.created_at`, timeZone)} as day, o.phone_number_id
@@ -108,11 +114,14 @@ export async function recordReceipts(
           returning p.id, p.count_success, p.count_fail, p.last_sent, p.in_use
         )
         select (select array_agg(l.wa_message_id) from l) as changed,
+               (select json_agg(json_build_object('mid', l.wa_message_id, 'status', l.status, 'was', l.was,
+                  'target', l.target)) from l) as settled,
                (select json_agg(json_build_object('id', p.id, 'count_success', p.count_success,
                   'count_fail', p.count_fail, 'last_sent', p.last_sent, 'in_use', p.in_use)) from p) as receivers`,
   );
   return {
     changed: new Set(r?.changed ?? []),
+    settled: (r?.settled ?? []).map((s) => ({ messageId: s.mid, status: s.status, was: s.was, target: s.target })),
     receivers: (r?.receivers ?? []).map((p) => ({
       ...p,
       last_sent: p.last_sent ? new Date(p.last_sent).toISOString() : null,

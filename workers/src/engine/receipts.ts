@@ -1,7 +1,7 @@
 import { publishToAdmins } from '@wa/core/realtime/publish';
 import type { AckKind } from '../drivers/types';
-import type { LiveSession } from './live-session';
-import { accountFigures, type Receipt, recordReceipts } from './receipts.repo';
+import { hookFor, type LiveSession } from './live-session';
+import { accountFigures, type Receipt, type ReceiptsResult, recordReceipts } from './receipts.repo';
 import type { SessionRegistry } from './session-registry';
 
 /**
@@ -73,6 +73,7 @@ async function flush(reg: SessionRegistry, entry: LiveSession): Promise<void> {
         if (reg.isCurrent(entry)) enqueue(reg, entry, { ...item, attempt: item.attempt + 1 });
       }, delay).unref();
     }
+    tellWebhooks(reg, entry, result.settled);
     for (const receiver of result.receivers) await publishToAdmins(reg.deps.bus, 'update_target', { receiver });
     if (result.changed.size) scheduleSync(reg, entry, accountId);
   } catch (err) {
@@ -93,4 +94,23 @@ function scheduleSync(reg: SessionRegistry, entry: LiveSession, accountId: numbe
   }, SYNC_EVERY_MS);
   timer.unref();
   syncTimers.set(entry, timer);
+}
+
+/** message.delivered, message.read and message.failed for the messages a batch of receipts changed. */
+function tellWebhooks(reg: SessionRegistry, entry: LiveSession, settled: ReceiptsResult['settled']): void {
+  const at = new Date().toISOString();
+  for (const m of settled) {
+    const message = { message_id: m.messageId, target: m.target };
+    if (m.status === 'failed') {
+      hookFor(reg.deps.webhooks, entry, 'message.failed', {
+        ...message,
+        target_id: null,
+        error: 'WhatsApp reported the message undeliverable.',
+      });
+      continue;
+    }
+    // a read receipt may come first: the message was delivered too
+    if (m.was === 'sent') hookFor(reg.deps.webhooks, entry, 'message.delivered', { ...message, at });
+    if (m.status === 'read') hookFor(reg.deps.webhooks, entry, 'message.read', { ...message, at });
+  }
 }

@@ -3,6 +3,7 @@ import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { deviceChannel } from '@wa/core/realtime/rpc';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
 import type { Engine, SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountLoops } from './account-loops';
@@ -38,6 +39,8 @@ export interface RegistryDeps {
   /** a send or number check past this has timed out; `stuckAfter` in a row rebuild the session (watchdog.ts) */
   sendTimeoutMs: number;
   stuckAfter: number;
+  /** the process's webhooks */
+  webhooks: WebhookEmitter;
 }
 
 /**

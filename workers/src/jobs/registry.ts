@@ -1,8 +1,16 @@
 import type { Db } from '@wa/core/db/client';
-import { JOB_NAMES, type JobMap, type JobName, OPEN_SESSION_JOB, SEND_MESSAGE_JOB } from '@wa/core/jobs/names';
+import {
+  JOB_NAMES,
+  type JobMap,
+  type JobName,
+  OPEN_SESSION_JOB,
+  SEND_MESSAGE_JOB,
+  WEBHOOK_JOB,
+} from '@wa/core/jobs/names';
 import type { JobHandler, JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
+import { type DeliverySettings, runDeliveryJob } from '@wa/core/webhooks/deliver';
 import type { SessionHost } from '../engine/host';
 import { handleOpenSession } from './open-session.job';
 import { handleSendMessage } from './send-message.job';
@@ -12,6 +20,8 @@ export interface JobContext {
   bus: EventBus;
   log: Logger;
   host: SessionHost;
+  /** how webhook deliveries are made and retried (config `webhooks`) */
+  webhookDelivery: DeliverySettings;
 }
 
 /** Every job's handler by name: a job added to JobMap without its handler here does not compile. */
@@ -21,6 +31,9 @@ function jobHandlers(queue: JobQueue, ctx: JobContext): JobHandlers {
   return {
     [OPEN_SESSION_JOB]: (job) => handleOpenSession(queue, ctx.host, job),
     [SEND_MESSAGE_JOB]: (job) => handleSendMessage(ctx, job),
+    [WEBHOOK_JOB]: async (job) => {
+      await runDeliveryJob(ctx.db, queue, job.deliveryId, ctx.webhookDelivery);
+    },
   };
 }
 

@@ -5,4 +5,5 @@ export * from './proxies';
 export * from './settings';
 export * from './tools';
 export * from './users';
+export * from './webhooks';
 export * from './whatsapp';

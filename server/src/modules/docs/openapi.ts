@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENTS, WEBHOOK_HEADERS, type WebhookEvent } from '@wa/shared';
 import { z } from 'zod';
 import { ROUTES, type RouteDoc, rolesOf } from './registry';
 
@@ -84,6 +85,46 @@ function operation(route: RouteDoc): Schema {
   return op;
 }
 
+/** What each header of a delivery says (WEBHOOK_HEADERS names them). */
+const WEBHOOK_HEADER_DOCS: Record<keyof typeof WEBHOOK_HEADERS, string> = {
+  event: 'The event name, as in the body',
+  timestamp: 'When this attempt was signed, in unix seconds',
+  signature: 'sha256=<hex HMAC-SHA256 of "{X-WA-Timestamp}.{raw body}" with the endpoint\'s secret>',
+  delivery: "The delivery id (a resend has a new one; the body's `id` stays the same)",
+};
+
+/**
+ * One event's entry of the top-level `webhooks`: the POST a subscribed endpoint receives, its body
+ * the WebhookBody envelope with that event's `data` schema, and its signed headers.
+ */
+function webhookOperation(event: WebhookEvent): Schema {
+  const body = z.object({
+    id: z.string().describe("the event's id (a UUID), the same in every delivery of it"),
+    event: z.literal(event),
+    created_at: z.string().describe('ISO time the event happened'),
+    data: WEBHOOK_EVENT_DATA[event],
+  });
+  return {
+    post: {
+      tags: ['webhooks'],
+      summary: `The ${event} event`,
+      operationId: `webhook${event.replace(/(^|\.)(.)/g, (_m, _d: string, c: string) => c.toUpperCase())}`,
+      description: 'Posted to every active endpoint subscribed to this event that may hear it (see docs/WEBHOOKS.md).',
+      parameters: Object.entries(WEBHOOK_HEADERS).map(([key, name]) => ({
+        name,
+        in: 'header',
+        required: true,
+        description: WEBHOOK_HEADER_DOCS[key as keyof typeof WEBHOOK_HEADERS],
+        schema: { type: 'string' },
+      })),
+      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } },
+      responses: {
+        '2XX': { description: 'Delivered. Any other answer, or none within the timeout, is retried with backoff.' },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of every /api route, built from the registry and the shared zod contract. */
 export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
@@ -98,11 +139,12 @@ export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
       title: 'WA Blaster API',
       version: '0.1.0',
       description:
-        'Generated from the shared zod contract. Errors are JSON `{msg}` with a 4xx. Each operation lists the roles that may call it in `x-roles`.',
+        'Generated from the shared zod contract. Errors are JSON `{msg}` with a 4xx. Each operation lists the roles that may call it in `x-roles`. `webhooks` describes what a webhook endpoint receives for each event.',
     },
     servers: [{ url: '/api' }],
     tags,
     paths,
+    webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event, webhookOperation(event)])),
     components: {
       securitySchemes: {
         bearer: {

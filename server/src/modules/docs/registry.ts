@@ -21,6 +21,7 @@ import {
 } from '@wa/shared';
 import { z } from 'zod';
 import { MORE_ROUTES } from './registry-more';
+import { WEBHOOK_ROUTES } from './registry-webhooks';
 import { cat, group, id, type RouteDoc, userId } from './route-doc';
 
 export { type Access, type HttpMethod, type RouteDoc, rolesOf } from './route-doc';
@@ -207,5 +208,6 @@ export const ROUTES: RouteDoc[] = [
     },
     { method: 'get', path: '/charts', summary: "The dashboards' charts", access: 'counters.read', query: chartsQuery },
   ]),
+  ...WEBHOOK_ROUTES,
   ...MORE_ROUTES,
 ];

@@ -6,6 +6,7 @@ import { type Ability, assertCan, canForAnyone } from '@wa/core/policy';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
+import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import {
   ALL_USERS,
   type accountIdBody,
@@ -68,7 +69,13 @@ export class WhatsappService {
     private readonly repo: WhatsappStore,
     private readonly accounts: AccountSwitches,
     private readonly bus: EventBus,
+    private readonly webhooks: WebhookEmitter = NO_WEBHOOKS,
   ) {}
+
+  /** What a webhook says of the account an event is about. */
+  private static ref(acc: WhatsappDto) {
+    return { user_id: acc.userId, account_id: acc.id, device_id: acc.clientid, phone: acc.phonenumber ?? null };
+  }
 
   /** The account, when the actor may see it (its owner, or admin and dev). */
   async get(actor: Actor, id: number): Promise<WhatsappDto> {
@@ -232,6 +239,8 @@ export class WhatsappService {
     // one start wins: the switch flips only from idle on a connected account
     const flipped = await this.accounts.startSending(acc.id, scheduled);
     if (!flipped) throw conflict('Sedang mengirim');
+    // told before the holder starts, so the event comes before the blast's first message
+    this.webhooks.emit('blast.started', flipped.userId, WhatsappService.ref(flipped));
     try {
       const r = await callDevice(
         this.bus,
@@ -244,8 +253,13 @@ export class WhatsappService {
       );
       if (!r.ok) throw replyError(r);
     } catch (err) {
-      await this.accounts.stopSending(acc.id);
-      if (err instanceof NoHolderError) throw conflict(`${name} is disconnected`);
+      const undone = await this.accounts.stopSending(acc.id);
+      const message =
+        err instanceof NoHolderError ? `${name} is disconnected` : err instanceof Error ? err.message : String(err);
+      if (undone) {
+        this.webhooks.emit('blast.finished', acc.userId, { ...WhatsappService.ref(undone), reason: 'error', message });
+      }
+      if (err instanceof NoHolderError) throw conflict(message);
       throw err;
     }
     return { msg: BLAST_TEXTS.started, data: flipped };
@@ -254,7 +268,12 @@ export class WhatsappService {
   /** POST stop-blasting: the switch goes back to idle; the worker ends after the message in flight. */
   async stopBlasting(actor: Actor, input: BlastInput): Promise<{ msg: string; data: WhatsappDto }> {
     const acc = await this.blastAccount(actor, input);
-    const stopped = (await this.accounts.stopSending(acc.id)) ?? acc;
+    const ended = await this.accounts.stopSending(acc.id);
+    const stopped = ended ?? acc;
+    if (ended) {
+      const data = { ...WhatsappService.ref(ended), reason: 'stopped' as const, message: BLAST_TEXTS.stopped };
+      this.webhooks.emit('blast.finished', ended.userId, data);
+    }
     await callDevice(this.bus, acc.clientid, 'blast', { action: 'stop', privileged: true }, { timeoutMs: 2000 }).catch(
       () => {},
     );

@@ -3,6 +3,7 @@ import { type CounterScope, counterScope, type UserRoles } from '@wa/core/counte
 import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import { assertCan, can, canForAnyone } from '@wa/core/policy';
+import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import {
   type BalanceResponse,
   type CounterUser,
@@ -77,7 +78,18 @@ export class WithdrawService {
     private readonly repo: WithdrawStore,
     private readonly users: UserRoles,
     private readonly transaction: Transaction<WithdrawStore>,
+    private readonly webhooks: WebhookEmitter = NO_WEBHOOKS,
   ) {}
+
+  /** withdraw.status for the request's owner's (and the admins') webhooks. */
+  private hook(w: WithdrawDto): void {
+    this.webhooks.emit('withdraw.status', w.userId, {
+      user_id: w.userId,
+      withdraw_id: w.id,
+      amount: w.nominal,
+      status: w.status,
+    });
+  }
 
   private scope(actor: Actor, userId: CounterUser): Promise<CounterScope> {
     return counterScope(actor, userId, this.users);
@@ -120,6 +132,7 @@ export class WithdrawService {
     });
     const withdraw = await this.repo.find(id);
     if (!withdraw) throw notFound('Withdrawal not found');
+    this.hook(withdraw);
     return { withdraw: forViewer(actor, withdraw), msg: WITHDRAW_REQUESTED_MSG };
   }
 
@@ -155,6 +168,7 @@ export class WithdrawService {
     });
     const withdraw = await this.repo.find(input.id);
     if (!withdraw) throw notFound('Withdrawal not found');
+    this.hook(withdraw);
     return { withdraw: forViewer(actor, withdraw), msg: WITHDRAW_UPDATED[input.status] };
   }
 

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors';
+import { assertWebhookUrl, isPublicAddress, literalAllowed, parseWebhookUrl, publicLookup } from './address';
+
+describe('isPublicAddress', () => {
+  it('accepts public unicast addresses only', () => {
+    for (const ip of ['93.184.215.14', '8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+      expect(isPublicAddress(ip), ip).toBe(true);
+    }
+    for (const ip of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.0.0.1',
+      '172.16.5.4',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '192.0.2.1',
+      '198.18.0.1',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2001:db8::1',
+      'not-an-ip',
+      '',
+    ]) {
+      expect(isPublicAddress(ip), ip).toBe(false);
+    }
+  });
+});
+
+describe('webhook URLs', () => {
+  const refusal = async (raw: string, any = false) => {
+    try {
+      await assertWebhookUrl(raw, any);
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(400);
+      return (err as AppError).message;
+    }
+    return null;
+  };
+
+  it('admins may name any http(s) address; nobody may put credentials or other schemes in it', async () => {
+    expect(await refusal('http://127.0.0.1:8080/hook', true)).toBeNull();
+    expect(await refusal('http://intranet.local/hook', true)).toBeNull();
+    expect(await refusal('https://u:p@example.com/', true)).toMatch(/user name or password/);
+    expect(await refusal('gopher://example.com/', true)).toMatch(/valid http/);
+    expect(await refusal('file:///etc/passwd', true)).toMatch(/valid http/);
+    expect(() => parseWebhookUrl('::nope')).toThrow(/valid http/);
+  });
+
+  it('others: https only, to a public address', async () => {
+    expect(await refusal('https://93.184.215.14/hook')).toBeNull();
+    expect(await refusal('https://[2606:4700:4700::1111]/hook')).toBeNull();
+    expect(await refusal('http://93.184.215.14/hook')).toMatch(/https:\/\//);
+    expect(await refusal('https://127.0.0.1/hook')).toMatch(/public internet address/);
+    expect(await refusal('https://[::1]/hook')).toMatch(/public internet address/);
+    expect(await refusal('https://localhost/hook')).toMatch(/public internet address/);
+    expect(await refusal('https://0x7f000001/hook')).toMatch(/public internet address/);
+    expect(await refusal('https://2130706433/hook')).toMatch(/public internet address/);
+  });
+
+  it('at delivery, an IP literal is judged at once and a name at its connection', async () => {
+    expect(literalAllowed(new URL('https://93.184.215.14/'))).toBe(true);
+    expect(literalAllowed(new URL('https://10.0.0.1/'))).toBe(false);
+    expect(literalAllowed(new URL('https://[::1]/'))).toBe(false);
+    expect(literalAllowed(new URL('https://example.com/'))).toBe(true);
+    const err = await new Promise<Error | null>((resolve) =>
+      publicLookup('localhost', { all: false }, (e) => resolve(e as Error | null)),
+    );
+    expect(err?.message).toMatch(/localhost resolves to .*not a public address/);
+  });
+});

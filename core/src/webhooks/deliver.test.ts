@@ -1,0 +1,39 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { backoffMs, DEFAULT_DELIVERY_SETTINGS, signature } from './deliver';
+import { deliveryJobId, hears } from './webhooks';
+
+describe('webhook deliveries', () => {
+  it('sign "{timestamp}.{body}" with the secret, as the receivers check it', () => {
+    const body = '{"event":"optout"}';
+    const want = createHmac('sha256', 'whsec_x').update(`1700000000.${body}`).digest('hex');
+    expect(signature('whsec_x', 1700000000, body)).toBe(`sha256=${want}`);
+    expect(signature('whsec_y', 1700000000, body)).not.toBe(`sha256=${want}`);
+    expect(signature('whsec_x', 1700000001, body)).not.toBe(`sha256=${want}`);
+  });
+
+  it('wait twice as long after each failure, at most 4 hours, about 14 tries in a day', () => {
+    const base = DEFAULT_DELIVERY_SETTINGS.retryBaseMs;
+    expect([1, 2, 3, 4].map((n) => backoffMs(n, base))).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(backoffMs(30, base)).toBe(4 * 3600_000);
+    let elapsed = 0;
+    let attempts = 1;
+    while (elapsed + backoffMs(attempts, base) <= DEFAULT_DELIVERY_SETTINGS.retryForMs) {
+      elapsed += backoffMs(attempts, base);
+      attempts += 1;
+    }
+    expect(attempts).toBeGreaterThanOrEqual(12);
+    expect(attempts).toBeLessThanOrEqual(16);
+  });
+
+  it('go to the owner’s endpoints, and to every admin’s and dev’s, for the events they chose', () => {
+    const mine = { id: 1, userId: 7, events: new Set(['optout']), everyone: false };
+    const admins = { id: 2, userId: 1, events: new Set(['optout', 'message.sent']), everyone: true };
+    expect(hears(mine, 'optout', 7)).toBe(true);
+    expect(hears(mine, 'optout', 8)).toBe(false);
+    expect(hears(mine, 'message.sent', 7)).toBe(false);
+    expect(hears(admins, 'optout', 8)).toBe(true);
+    expect(hears(admins, 'blast.started', 8)).toBe(false);
+    expect(deliveryJobId(5, 0)).toBe('wh-5-0');
+  });
+});

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+
+/**
+ * Webhooks (issue 13): a user registers an HTTP endpoint for some event types and the server POSTs
+ * each such event to it, signed with the endpoint's secret. Admins and devs hear every user's
+ * events and may name any address (a self-hosted operator's own network); every other role hears
+ * only its own accounts' and withdrawals' events, at a public HTTPS address.
+ */
+
+/** Every event type a webhook may subscribe to; the names are a contract with other software. */
+export const WEBHOOK_EVENTS = [
+  'account.state',
+  'account.suspended',
+  'blast.started',
+  'blast.finished',
+  'message.sent',
+  'message.delivered',
+  'message.read',
+  'message.failed',
+  'optout',
+  'withdraw.status',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Endpoints one user may register. */
+export const WEBHOOK_CAP = 10;
+
+/** Deliveries an endpoint's list shows (the most recent). */
+export const WEBHOOK_DELIVERIES_SHOWN = 50;
+
+/** The headers of every delivery. */
+export const WEBHOOK_HEADERS = {
+  event: 'X-WA-Event',
+  timestamp: 'X-WA-Timestamp',
+  signature: 'X-WA-Signature',
+  delivery: 'X-WA-Delivery',
+} as const;
+
+const url = z
+  .string({ error: 'url is required.' })
+  .trim()
+  .min(1, { error: 'url is required.' })
+  .max(2000, { error: 'url must be at most 2000 characters.' });
+
+const events = z
+  .array(z.enum(WEBHOOK_EVENTS, { error: `events must be some of: ${WEBHOOK_EVENTS.join(', ')}.` }), {
+    error: 'events must be a list of event names.',
+  })
+  .min(1, { error: 'Choose at least one event.' })
+  .transform((list) => [...new Set(list)]);
+
+const description = z
+  .string({ error: 'description must be text.' })
+  .trim()
+  .max(200, { error: 'description must be at most 200 characters.' });
+
+/** POST /api/admin/webhooks */
+export const createWebhookBody = z.object({
+  url,
+  events,
+  description: description.optional(),
+});
+
+/** PUT /api/admin/webhooks/{id}: any of the fields; `active: false` pauses deliveries. */
+export const updateWebhookBody = z
+  .object({
+    url: url.optional(),
+    events: events.optional(),
+    description: description.optional(),
+    active: z.boolean({ error: 'active must be true or false.' }).optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'Nothing to update.' });
+
+export type CreateWebhookBody = z.infer<typeof createWebhookBody>;
+export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** An endpoint as listed: never its secret. */
+export interface WebhookDto {
+  id: number;
+  url: string;
+  events: WebhookEvent[];
+  description: string;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  /** the latest delivery's status and time (null: none yet) */
+  last_status: WebhookDeliveryStatus | null;
+  last_delivery_at: string | null;
+}
+
+/** The answer to POST: the endpoint and its signing secret, shown this once. */
+export interface CreatedWebhook extends WebhookDto {
+  secret: string;
+}
+
+/** One delivery of an event to an endpoint (a resend is a new delivery of the same event id). */
+export interface WebhookDeliveryDto {
+  id: number;
+  event: WebhookEvent;
+  /** the event's id, the same in every delivery of it (a receiver de-duplicates by it) */
+  event_id: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  /** the HTTP status of the last attempt (null: no answer) */
+  response_status: number | null;
+  /** why the last attempt failed */
+  error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  /** the JSON body as it is sent (and signed) */
+  body: string;
+}
+
+/** What every delivery's JSON body holds. */
+export interface WebhookBody<D = Record<string, unknown>> {
+  id: string;
+  event: WebhookEvent;
+  /** ISO time the event happened */
+  created_at: string;
+  data: D;
+}
+
+export const WEBHOOK_TEXTS = {
+  cap: (n: number) => `You already have ${n} webhooks. Delete one to add another.`,
+  notFound: 'Webhook not found.',
+  deliveryNotFound: 'Delivery not found.',
+  badUrl: 'url must be a valid http:// or https:// address.',
+  httpsOnly: 'url must be an https:// address.',
+  noCredentials: 'url must not contain a user name or password.',
+  notPublic: 'url must point to a public internet address.',
+  unresolvable: (host: string) => `The host ${host} could not be resolved.`,
+} as const;
+
+// ---- what each event's `data` holds (documented in the OpenAPI document's `webhooks`) --------------
+
+/** The account an account, blast or message event is about. */
+const accountRef = {
+  user_id: z.number().int().describe("the account's owner"),
+  account_id: z.number().int(),
+  device_id: z.string().describe("the account's clientid"),
+  phone: z.string().nullable().describe('the account’s own number, once known'),
+};
+
+const at = z.string().describe('ISO time');
+
+export const WEBHOOK_EVENT_DATA = {
+  'account.state': z.object({
+    ...accountRef,
+    state: z.string().describe('the account’s WhatsApp state: connected, disconnected, loggedOut, conflict…'),
+    message: z.string().optional(),
+  }),
+  'account.suspended': z.object({
+    ...accountRef,
+    kind: z
+      .enum(['suspended', 'paused'])
+      .describe('suspended (WhatsApp or rule #1), or paused by the ban-signal rules'),
+    suspended_count: z.number().int().optional(),
+    paused_until: at.nullable().optional(),
+    reason: z.string().nullable().optional(),
+  }),
+  'blast.started': z.object({ ...accountRef }),
+  'blast.finished': z.object({
+    ...accountRef,
+    reason: z.enum(['finished', 'error', 'stopped', 'paused', 'suspended']),
+    message: z.string(),
+  }),
+  'message.sent': z.object({
+    ...accountRef,
+    message_id: z.string().nullable().describe('WhatsApp’s id of the message'),
+    target: z.string().describe('the number it was sent to'),
+    target_id: z.number().int().nullable(),
+    template_id: z.number().int().nullable(),
+    fee: z.number().int().describe('the fee the member earns for it (0 while payout waits for delivery)'),
+  }),
+  'message.delivered': z.object({ ...accountRef, message_id: z.string(), target: z.string(), at }),
+  'message.read': z.object({ ...accountRef, message_id: z.string(), target: z.string(), at }),
+  'message.failed': z.object({
+    ...accountRef,
+    message_id: z.string().nullable(),
+    target: z.string(),
+    target_id: z.number().int().nullable(),
+    error: z.string().describe('why: the send failed, or WhatsApp reported it undeliverable after accepting it'),
+  }),
+  optout: z.object({
+    ...accountRef,
+    target: z.string().describe('the number that asked to stop'),
+    target_id: z.number().int().nullable(),
+  }),
+  'withdraw.status': z.object({
+    user_id: z.number().int(),
+    withdraw_id: z.number().int(),
+    amount: z.number().int(),
+    status: z.string().describe('the request’s new status'),
+  }),
+} satisfies Record<WebhookEvent, z.ZodType>;
+
+export type WebhookEventData = { [E in WebhookEvent]: z.infer<(typeof WEBHOOK_EVENT_DATA)[E]> };

@@ -1,0 +1,71 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One POST the receiver got. */
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { id: string; event: string; created_at: string; data: Record<string, unknown> };
+}
+
+/**
+ * A local HTTP server standing in for a webhook receiver (issue 13's tests deliver to one): it
+ * records every request, and answers with `respond` (200 unless a test says otherwise).
+ */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  respond: (r: Received, n: number) => number = () => 200;
+  private server: Server | null = null;
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => {
+        body += c;
+      });
+      req.on('end', () => {
+        let json: Received['json'];
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = { id: '', event: '', created_at: '', data: {} };
+        }
+        const r: Received = { path: req.url ?? '', headers: req.headers, body, json };
+        this.received.push(r);
+        res.statusCode = this.respond(r, this.received.length);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get port(): number {
+    if (!this.server) throw new Error('the receiver is not started');
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  of(event: string): Received[] {
+    return this.received.filter((r) => r.json.event === event);
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+/** Checks a delivery as a receiver should: the HMAC of "{timestamp}.{body}" with the secret, and a fresh timestamp. */
+export function verifySignature(r: Received, secret: string, maxAgeS = 300): boolean {
+  const ts = Number(r.headers['x-wa-timestamp']);
+  const sent = String(r.headers['x-wa-signature'] ?? '');
+  if (!Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > maxAgeS) return false;
+  const want = `sha256=${createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex')}`;
+  return sent.length === want.length && timingSafeEqual(Buffer.from(sent), Buffer.from(want));
+}
