@@ -20,7 +20,7 @@ describe('API keys on the profile', () => {
     const form = page.getByTestId('api-key-form');
     await form.waitFor();
     await expect.poll(() => page.getByText('0 dari 20 key').count()).toBe(1);
-    expect(await page.getByText('Kosong').count()).toBe(1);
+    expect(await form.locator('..').getByText('Kosong').count()).toBe(1);
 
     // the name is required
     await form.getByRole('button', { name: 'Buat API Key' }).click();
@@ -58,7 +58,7 @@ describe('API keys on the profile', () => {
     expect(await page.locator('tbody tr', { hasText: 'Integrasi CRM' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Cabut' }).click();
     await page.getByRole('button', { name: 'Ya, Cabut.' }).click();
-    await expect.poll(() => page.getByText('Kosong').count()).toBe(1);
+    await expect.poll(() => form.locator('..').getByText('Kosong').count()).toBe(1);
     const list = await fetch(`${server.url}/api/admin/apikeys`, {
       headers: { Authorization: `Bearer ${member.token}` },
     });

@@ -7,6 +7,7 @@ import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { useAuth } from '../auth/auth-context';
 import { ApiKeysCard } from './api-keys-card';
 import { ProfileEditModal } from './profile-edit-modal';
+import { WebhooksCard } from './webhooks-card';
 
 function Row({ label, value }: { label: string; value: string | null | undefined }) {
   return (
@@ -17,7 +18,7 @@ function Row({ label, value }: { label: string; value: string | null | undefined
   );
 }
 
-/** /profile (§2 Settings and profile): details, referral code, copyable signup link, API keys, edit modal. */
+/** /profile (§2 Settings and profile): details, referral code, copyable signup link, API keys, webhooks, edit modal. */
 export function ProfilePage() {
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
@@ -97,6 +98,7 @@ export function ProfilePage() {
           </div>
         </Card>
         <ApiKeysCard />
+        <WebhooksCard />
       </div>
       <ProfileEditModal open={editing} onClose={() => setEditing(false)} />
     </>
