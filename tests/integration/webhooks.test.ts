@@ -208,6 +208,9 @@ describe('deliveries', () => {
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received.map((r) => r.json.id)).size).toBe(1);
     // the waits grew: 40 ms, then 80 ms
+    const [t1, t2, t3] = receiver.received.map((r) => r.at);
+    expect(t2 - t1).toBeGreaterThanOrEqual(35);
+    expect(t3 - t2).toBeGreaterThanOrEqual(75);
     expect(receiver.received.every((r) => verifySignature(r, made.secret))).toBe(true);
 
     // an endpoint that never answers 2xx: failed once its retry window is over

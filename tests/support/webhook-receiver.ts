@@ -7,6 +7,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** when it arrived (ms) */
+  at: number;
   json: { id: string; event: string; created_at: string; data: Record<string, unknown> };
 }
 
@@ -33,7 +35,7 @@ export class WebhookReceiver {
         } catch {
           json = { id: '', event: '', created_at: '', data: {} };
         }
-        const r: Received = { path: req.url ?? '', headers: req.headers, body, json };
+        const r: Received = { path: req.url ?? '', headers: req.headers, body, json, at: Date.now() };
         this.received.push(r);
         res.statusCode = this.respond(r, this.received.length);
         res.end('ok');
