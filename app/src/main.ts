@@ -9,6 +9,7 @@ import { createApp } from '@wa/server/app';
 import { ensureAdmin, ensureDev, ensureSettings } from '@wa/server/bootstrap';
 import { UsersRepo } from '@wa/server/modules/users/users.repo';
 import { attachHub } from '@wa/server/realtime/hub';
+import type { Registry } from 'prom-client';
 
 /** config → migrate → bootstrap → listen. */
 async function main() {
@@ -42,6 +43,7 @@ async function main() {
     close(): Promise<void>;
     host: { workerId: string; states(): Record<string, string> };
     webhooks: Webhooks;
+    metrics: { registry: Registry };
   } | null = null;
   if (!config.redisUrl) {
     // the composition root is the one place the API process loads the engine (the server package never imports it)
@@ -60,6 +62,7 @@ async function main() {
     bus,
     // embedded mode: one webhooks directory for the API and the engine
     webhooks: engine?.webhooks,
+    engineMetrics: engine?.metrics.registry,
     queue,
     timezone: config.timezone,
     trustProxy: config.trustProxy,

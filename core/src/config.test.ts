@@ -255,6 +255,16 @@ describe('operations settings (issue 13)', () => {
     expect(on.waDriver).toBe('baileys');
   });
 
+  it("reads a worker's metrics port, which needs the metrics token", () => {
+    expect(loadConfig({}).workerMetricsPort).toBeNull();
+    expect(loadConfig({ WORKER_METRICS_PORT: '9464', METRICS_TOKEN: 'm'.repeat(20) }).workerMetricsPort).toBe(9464);
+    expect(() => loadConfig({ WORKER_METRICS_PORT: '9464' })).toThrow(/WORKER_METRICS_PORT needs METRICS_TOKEN/);
+    expect(() => loadConfig({ WORKER_METRICS_PORT: '70000', METRICS_TOKEN: 'm'.repeat(20) })).toThrow(
+      /WORKER_METRICS_PORT must be a whole number from 1 to 65535/,
+    );
+    expect(() => loadConfig({ WORKER_METRICS_PORT: 'x', METRICS_TOKEN: 'm'.repeat(20) })).toThrow(/"x"/);
+  });
+
   it('reads the webhook delivery settings (a day of retries from 30 s by default) and refuses bad ones', () => {
     expect(loadConfig({}).webhooks).toEqual({ timeoutMs: 10_000, retryBaseMs: 30_000, retryForMs: 86_400_000 });
     const on = loadConfig({ WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_RETRY_FOR_MS: '60000' });

@@ -39,6 +39,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** METRICS_TOKEN: GET /metrics answers Prometheus with this bearer token; without it /metrics is 404. */
   metricsToken: string | null;
+  /** WORKER_METRICS_PORT: a worker's own GET /metrics (its engine's metrics) on this port; needs METRICS_TOKEN. */
+  workerMetricsPort: number | null;
   /**
    * PROXY_CHECK_*: the workers' proxy health check. Off without PROXY_CHECK_URL (what each proxy
    * must reach); every PROXY_CHECK_EVERY_MS (5 min) per proxy, PROXY_CHECK_TIMEOUT_MS (10 s) each,
@@ -141,6 +143,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (metricsToken !== null && metricsToken.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters long');
   }
+  const rawWorkerPort = str('WORKER_METRICS_PORT');
+  const workerMetricsPort = rawWorkerPort === null ? null : Number(rawWorkerPort);
+  if (
+    workerMetricsPort !== null &&
+    (!Number.isInteger(workerMetricsPort) || workerMetricsPort < 1 || workerMetricsPort > 65535)
+  ) {
+    problems.push(`WORKER_METRICS_PORT must be a whole number from 1 to 65535 (got "${rawWorkerPort}")`);
+  } else if (workerMetricsPort !== null && metricsToken === null) {
+    problems.push('WORKER_METRICS_PORT needs METRICS_TOKEN: a worker serves its metrics only behind the token');
+  }
   const adminEmail = str('ADMIN_EMAIL');
   const adminPassword = str('ADMIN_PASSWORD');
   if ((adminEmail === null) !== (adminPassword === null)) {
@@ -221,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devPassword,
     trustProxy: trustProxy ?? false,
     metricsToken,
+    workerMetricsPort,
     proxyCheck,
     webhooks,
     waDriver,

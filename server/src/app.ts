@@ -12,6 +12,7 @@ import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
 import { Webhooks } from '@wa/core/webhooks/webhooks';
 import { findNul, NUL_MSG, type WaEngine } from '@wa/shared';
 import express, { type Express } from 'express';
+import type { Registry } from 'prom-client';
 import { signToken } from './auth/tokens';
 import { allow, authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
@@ -106,6 +107,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** IMPORT_*: where the bulk importer switches paths (DEFAULT_IMPORT_TUNING when absent) */
   importTuning?: ImportTuning;
+  /** the embedded engine's Prometheus registry, served with the API's on /metrics */
+  engineMetrics?: Registry | null;
   /** the process's webhooks (made from db, queue and bus when absent) */
   webhooks?: Webhooks;
 }
@@ -165,6 +168,7 @@ export function createApp(deps: AppDeps): Express {
     repo: new MetricsRepo(deps.db),
     queue,
     sockets: () => deps.monitor?.hub?.()?.sockets.length ?? null,
+    engine: deps.engineMetrics ?? null,
   });
   app.use('/metrics', metricsRoutes(metrics, deps.metricsToken ?? null));
   const api = express.Router();

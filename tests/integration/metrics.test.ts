@@ -63,6 +63,16 @@ describe('GET /metrics', () => {
     const [a] = await rows<{ id: number }>(db, sql`select id from whatsapp_accounts where clientid = 'id-a'`);
     await db.execute(sql`insert into account_daily (whatsapp_id, day, user_id, sent, delivered, read, failed, optout)
       values (${a?.id ?? 0}, current_date, ${owner.id}, 5, 4, 2, 1, 1)`);
+    const [hook] = await rows<{ id: number }>(
+      db,
+      sql`insert into webhook_endpoints (user_id, url, events, secret) values (${owner.id}, 'https://x.example/h', '{optout}', 's') returning id`,
+    );
+    await db.execute(sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, status, created_at) values
+      (${hook.id}, 'optout', gen_random_uuid(), '{}', 'pending', now()),
+      (${hook.id}, 'optout', gen_random_uuid(), '{}', 'pending', now() - interval '3 days'),
+      (${hook.id}, 'optout', gen_random_uuid(), '{}', 'failed', now()),
+      (${hook.id}, 'optout', gen_random_uuid(), '{}', 'failed', now() - interval '2 days'),
+      (${hook.id}, 'optout', gen_random_uuid(), '{}', 'delivered', now())`);
     expect((await request(app).get('/api/health')).status).toBe(200);
     expect((await request(app).get('/api/admin/whatsapp/123').set(bearer(owner.token))).status).toBe(404);
 
@@ -78,6 +88,8 @@ describe('GET /metrics', () => {
     expect(m.get('wa_workers')).toBe(1);
     expect(m.get('wa_worker_accounts')).toBe(2);
     expect(m.get('wa_queue_jobs{state="waiting"}')).toBe(0);
+    expect(m.get('wa_webhook_deliveries{status="pending"}')).toBe(2);
+    expect(m.get('wa_webhook_deliveries{status="failed"}')).toBe(1);
     expect(m.get('wa_http_request_duration_seconds_count{method="GET",route="/api/health",status="200"}')).toBe(1);
     // a route template, never the raw path with its id
     expect(

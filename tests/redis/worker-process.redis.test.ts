@@ -43,11 +43,20 @@ async function waitFor(check: () => boolean, ms: number) {
 }
 
 describe('npm run worker', () => {
-  it('starts against Redis, reports ready, and stops cleanly on SIGTERM', async () => {
-    const w = runWorker({ REDIS_URL: url });
+  it('starts against Redis, reports ready, serves its metrics behind the token, and stops cleanly on SIGTERM', async () => {
+    const token = 'worker-metrics-token-0123';
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const w = runWorker({ REDIS_URL: url, METRICS_TOKEN: token, WORKER_METRICS_PORT: String(port) });
     running.push(w);
     const ready = await waitFor(() => w.output().includes('worker ready'), 45_000);
     expect(ready, w.output()).toBe(true);
+    const metrics = `http://127.0.0.1:${port}/metrics`;
+    expect((await fetch(metrics)).status).toBe(401);
+    const scraped = await fetch(metrics, { headers: { Authorization: `Bearer ${token}` } });
+    expect(scraped.status).toBe(200);
+    const text = await scraped.text();
+    expect(text).toContain('# TYPE wa_claim_duration_seconds histogram');
+    expect(text).toMatch(/^wa_engine_sessions_held 0$/m);
     w.child.kill('SIGTERM');
     expect(await w.exited).toBe(0);
   });

@@ -4,6 +4,7 @@ import { openDatabase } from '@wa/core/db/client';
 import { createInfra } from '@wa/core/jobs/index';
 import type { Logger } from '@wa/core/logger';
 import { startEngine } from './engine/index';
+import { serveWorkerMetrics } from './metrics-server';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -26,9 +27,20 @@ export async function startWorker(config: Config, log: Logger): Promise<RunningW
   const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   const engine = await startEngine({ config, db: database.db, queue, bus, log });
   await queue.start();
-  log.info({ jobs: engine.jobs, database: database.kind, workerId: engine.host.workerId }, 'worker ready');
+  const metrics =
+    config.workerMetricsPort !== null && config.metricsToken
+      ? await serveWorkerMetrics(engine.metrics.registry, {
+          port: config.workerMetricsPort,
+          token: config.metricsToken,
+        })
+      : null;
+  log.info(
+    { jobs: engine.jobs, database: database.kind, workerId: engine.host.workerId, metricsPort: metrics?.port ?? null },
+    'worker ready',
+  );
   return {
     close: async () => {
+      await metrics?.close();
       // BullMQ's close waits for the jobs in flight to finish; then the sessions are let go
       await queue.close();
       await engine.close();

@@ -85,6 +85,8 @@ export class Webhooks implements WebhookEmitter {
   }
 
   emit<E extends WebhookEvent>(event: E, ownerId: number, data: WebhookEventData[E]): void {
+    // the endpoints as last read, while fresh: nobody hears it, so nothing is built (a blast's messages)
+    if (this.fresh() && !this.endpoints?.some((e) => hears(e, event, ownerId))) return;
     const eventId = randomUUID();
     const body: WebhookBody<WebhookEventData[E]> = { id: eventId, event, created_at: new Date().toISOString(), data };
     this.waiting.push({ event, ownerId, body: JSON.stringify(body), eventId });
@@ -115,9 +117,12 @@ export class Webhooks implements WebhookEmitter {
     this.unsubscribe = null;
   }
 
+  private fresh(): boolean {
+    return this.endpoints !== null && Date.now() - this.readAt < (this.deps.ttlMs ?? DIRECTORY_TTL_MS);
+  }
+
   private async directory(): Promise<Endpoint[]> {
-    const ttl = this.deps.ttlMs ?? DIRECTORY_TTL_MS;
-    if (this.endpoints && Date.now() - this.readAt < ttl) return this.endpoints;
+    if (this.endpoints && this.fresh()) return this.endpoints;
     const found = await rows<{ id: number; user_id: number; events: string[]; everyone: boolean }>(
       this.deps.db,
       sql`select e.id, e.user_id, e.events, u.role in ('admin', 'dev') as everyone

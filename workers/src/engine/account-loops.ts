@@ -7,6 +7,7 @@ import { publishToAdmins, publishToOwnerAndAdmins } from '@wa/core/realtime/publ
 import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { AccountSafety, GuardedAccount } from './account-safety';
 import { BlastRunner } from './blast';
+import type { EngineMetrics } from './engine-metrics';
 import { type AccountEventData, type AccountWebhookEvent, emitFor, hookFor, type LiveSession } from './live-session';
 import type { OutcomeBatcher } from './outcome-batcher';
 
@@ -52,6 +53,8 @@ export interface LoopDeps {
   outcomes: OutcomeBatcher;
   /** the process's webhooks (NO_WEBHOOKS in tests that do not care) */
   webhooks: WebhookEmitter;
+  /** the engine's own metrics (claim latency) */
+  metrics: EngineMetrics;
 }
 
 /**
@@ -88,6 +91,7 @@ export class AccountLoops {
         safety: this.deps.safety,
         timeZone: this.deps.timeZone,
         outcomes: this.deps.outcomes,
+        metrics: this.deps.metrics,
         guarded: () => guardedAccount(this.deps, this.live, this),
         webhook: (event, data) => hookFor(this.deps.webhooks, this.live, event, data),
       },

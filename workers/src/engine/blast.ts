@@ -28,6 +28,7 @@ import {
   settleAbandoned,
   type UsedTemplate,
 } from './blast.repo';
+import type { EngineMetrics } from './engine-metrics';
 import type { AccountEventData, AccountWebhookEvent } from './live-session';
 import { LoopRunner } from './loop-runner';
 import type { OutcomeBatcher } from './outcome-batcher';
@@ -88,6 +89,8 @@ export interface BlastDeps {
   guarded: () => GuardedAccount;
   /** records the outcomes, many accounts' in one transaction */
   outcomes: OutcomeBatcher;
+  /** times the claims (wa_claim_duration_seconds) */
+  metrics?: EngineMetrics;
   /** tells the webhooks an event about the account */
   webhook<E extends AccountWebhookEvent>(event: E, data: AccountEventData<E>): void;
 }
@@ -178,8 +181,11 @@ export class BlastRunner extends LoopRunner {
       const template = leastUsed(current?.templates ?? []);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
       // at full speed claims go fifty at a time (one commit for fifty); paced blasts claim one by one
-      if (!this.claims.length)
-        this.claims = await claimTargets(db, accountId, plan.intervalMax === 0 ? CLAIM_AHEAD : 1);
+      if (!this.claims.length) {
+        const ahead = plan.intervalMax === 0;
+        const claim = () => claimTargets(db, accountId, ahead ? CLAIM_AHEAD : 1);
+        this.claims = await (this.deps.metrics?.timeClaim(ahead ? 'ahead' : 'one', claim) ?? claim());
+      }
       const target = this.claims.shift();
       if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
       while (this.emitting.length >= EMITS_AHEAD) await this.emitting.shift();

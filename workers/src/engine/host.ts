@@ -10,6 +10,7 @@ import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
 import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountSafety } from './account-safety';
+import { EngineMetrics } from './engine-metrics';
 import { LeaseSweeper } from './lease-sweeper';
 import { LoginsRepo } from './logins.repo';
 import { OutcomeBatcher } from './outcome-batcher';
@@ -70,6 +71,8 @@ export interface HostOptions {
  */
 export class SessionHost {
   readonly workerId: string;
+  /** this engine's own Prometheus metrics (claim latency, sessions held) */
+  readonly metrics: EngineMetrics;
   private readonly registry: SessionRegistry;
   private readonly leases: LeaseSweeper;
   private readonly logins: LoginsRepo;
@@ -85,6 +88,7 @@ export class SessionHost {
     this.logins = new LoginsRepo(o.db);
     const accounts = new AccountsRepo(o.db);
     const timeZone = o.timeZone ?? DEFAULT_TIMEZONE;
+    this.metrics = new EngineMetrics(() => this.registry.size);
     const safety = new AccountSafety({
       db: o.db,
       accounts,
@@ -111,6 +115,7 @@ export class SessionHost {
       sendTimeoutMs: o.sendTimeoutMs ?? d.sendTimeoutMs,
       stuckAfter: o.stuckAfter ?? d.stuckAfter,
       webhooks: o.webhooks ?? NO_WEBHOOKS,
+      metrics: this.metrics,
     });
     this.leases = new LeaseSweeper(this.registry, {
       sweepMs: o.sweepMs ?? d.sweepMs,

@@ -10,6 +10,7 @@ import { createDriver } from '../drivers/index';
 import { DbSessionStore } from '../drivers/session-store';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { registerJobs } from '../jobs/registry';
+import type { EngineMetrics } from './engine-metrics';
 import { SessionHost } from './host';
 
 export interface Engine {
@@ -17,6 +18,8 @@ export interface Engine {
   driver: WhatsAppDriver;
   jobs: string[];
   webhooks: Webhooks;
+  /** the engine's own Prometheus metrics */
+  metrics: EngineMetrics;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,7 @@ export async function startEngine(opts: {
     driver,
     jobs,
     webhooks,
+    metrics: host.metrics,
     close: async () => {
       clearInterval(sweep);
       await host.stop();

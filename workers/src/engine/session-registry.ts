@@ -10,6 +10,7 @@ import { AccountLoops } from './account-loops';
 import type { AccountSafety } from './account-safety';
 import { onDeviceRequest } from './device-commands';
 import { MAX_REBUILDS, onDriverEvent } from './driver-events';
+import type { EngineMetrics } from './engine-metrics';
 import { emitFor, type HeldState, type LiveSession } from './live-session';
 import type { LoginsRepo } from './logins.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
@@ -41,6 +42,8 @@ export interface RegistryDeps {
   stuckAfter: number;
   /** the process's webhooks */
   webhooks: WebhookEmitter;
+  /** the engine's own metrics */
+  metrics: EngineMetrics;
 }
 
 /**

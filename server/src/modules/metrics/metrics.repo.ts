@@ -30,6 +30,20 @@ export class MetricsRepo {
     };
   }
 
+  /**
+   * Webhook deliveries still to be made (pending, any age) and given up on in the last 24 hours
+   * (failed): both read through an index, so a scrape stays cheap with millions of deliveries kept.
+   */
+  async webhookDeliveries(): Promise<{ pending: number; failed: number }> {
+    const [r] = await rows<{ pending: number; failed: number }>(
+      this.db,
+      sql`select (select count(*)::int from webhook_deliveries where status = 'pending') as pending,
+                 (select count(*)::int from webhook_deliveries
+                  where created_at > now() - interval '24 hours' and status = 'failed') as failed`,
+    );
+    return { pending: Number(r?.pending ?? 0), failed: Number(r?.failed ?? 0) };
+  }
+
   /** Live workers (heartbeat not run out) and the accounts they hold under a live lease. */
   async workers(): Promise<{ live: number; held: number }> {
     const [r] = await rows<{ live: number; held: number }>(

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '@wa/core/same-secret';
 import { Router } from 'express';
 import type { Metrics } from './metrics';
 
@@ -13,18 +13,12 @@ export function metricsRoutes(metrics: Metrics, token: string | null): Router {
       res.status(404).json({ msg: 'Not found' });
       return;
     }
-    if (!sameToken(req.get('authorization') ?? '', `Bearer ${token}`)) {
+    if (!sameSecret(req.get('authorization') ?? '', `Bearer ${token}`)) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ msg: 'A valid metrics token is required.' });
       return;
     }
-    res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+    const registry = metrics.withEngine();
+    res.set('Content-Type', registry.contentType).send(await registry.metrics());
   });
   return r;
-}
-
-/** A constant-time comparison, so the token cannot be guessed byte by byte from response times. */
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -20,10 +20,12 @@ export function routeLabel(req: Pick<Request, 'originalUrl'> & { route?: { path?
 
 /** What the metrics read besides the database: this process's queue and WebSocket hub. */
 export interface MetricsSources {
-  repo: Pick<MetricsRepo, 'sessions' | 'messages' | 'workers'>;
+  repo: Pick<MetricsRepo, 'sessions' | 'messages' | 'workers' | 'webhookDeliveries'>;
   queue: Pick<JobQueue, 'counts'>;
   /** sockets connected to this API process's hub (null before the hub is attached) */
   sockets?: () => number | null;
+  /** the embedded engine's own metrics (claim latency…), served with the API's (embedded mode) */
+  engine?: Registry | null;
 }
 
 /**
@@ -37,7 +39,7 @@ export class Metrics {
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   private readonly imports: Histogram<'kind' | 'outcome'>;
 
-  constructor(sources: MetricsSources) {
+  constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'wa_process_' });
     this.http = new Histogram({
@@ -99,6 +101,15 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'wa_webhook_deliveries',
+      help: 'Webhook deliveries pending (any age), and failed after their day of retries (created in the last 24 h)',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        for (const [status, n] of Object.entries(await sources.repo.webhookDeliveries())) this.set({ status }, n);
+      },
+    });
+    new Gauge({
       name: 'wa_websocket_connections',
       help: "Live-event sockets connected to this process's hub",
       registers,
@@ -106,6 +117,11 @@ export class Metrics {
         this.set(sources.sockets?.() ?? 0);
       },
     });
+  }
+
+  /** The registry /metrics serves: the API's, with the embedded engine's when there is one. */
+  withEngine(): Registry {
+    return this.sources.engine ? Registry.merge([this.registry, this.sources.engine]) : this.registry;
   }
 
   /** Times every API request under its route template (never the raw path: ids would explode the labels). */
