@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
-import { requeueOverdue } from '../../core/src/webhooks/deliver';
+import { createLogger } from '../../core/src/logger';
+import { attemptDelivery, requeueOverdue } from '../../core/src/webhooks/deliver';
+import { Webhooks } from '../../core/src/webhooks/webhooks';
 import { WEBHOOK_CAP } from '../../shared/src/contract/webhooks';
 import { apiAs } from '../support/api';
 import { useUsers } from '../support/factories';
@@ -264,6 +268,49 @@ describe('deliveries', () => {
   });
 });
 
+describe('a receiver that misbehaves', () => {
+  it('is cut off at the timeout even while it trickles bytes; a long answer is not read to its end', async () => {
+    let trickling: NodeJS.Timeout | undefined;
+    const slow = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      if (req.url === '/long') {
+        // a megabyte at once, then never an end
+        res.write('x'.repeat(1 << 20));
+        return;
+      }
+      trickling = setInterval(() => res.write('.'), 200);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const port = (slow.address() as AddressInfo).port;
+    try {
+      const settings = { timeoutMs: 800, retryBaseMs: 60_000, retryForMs: 3_600_000 };
+      const one = async (path: string) => {
+        const made = (await hooks(admin).post('', { url: `http://127.0.0.1:${port}${path}`, events: ['optout'] })).body;
+        const [d] = await rows<{ id: number }>(
+          h.database.db,
+          sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, next_attempt_at)
+              values (${made.id}, 'optout', ${randomUUID()}, '{}', now()) returning id`,
+        );
+        const started = Date.now();
+        const r = await attemptDelivery(h.database.db, Number(d.id), settings);
+        return { r, ms: Date.now() - started, row: (await deliveriesOf(made.id))[0] };
+      };
+      const trickled = await one('/slow');
+      expect(trickled.r.status).toBe('pending');
+      expect(trickled.row.error).toMatch(/no answer within 800 ms/);
+      expect(trickled.ms).toBeLessThan(2500);
+      const long = await one('/long');
+      expect(long.r.status).toBe('delivered');
+      expect(long.ms).toBeLessThan(800);
+    } finally {
+      clearInterval(trickling);
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  });
+});
+
 describe('who hears what', () => {
   it("a member's endpoint hears only their own events, and never reaches a private address", async () => {
     const db = h.database.db;
@@ -296,5 +343,21 @@ describe('who hears what', () => {
     await until(() => receiver.received.length === 2, "the admin's endpoint heard the member", 5000);
     expect(receiver.received.every((r) => r.path === '/admin')).toBe(true);
     expect((await deliveriesOf(admins.id)).length).toBe(2);
+  });
+
+  it('an endpoint hears only events that happened after it was made', async () => {
+    const hooks0 = new Webhooks({ db: h.database.db, queue: h.queue, log: createLogger('silent') });
+    const data = { user_id: member.id, withdraw_id: 1, amount: 1, status: 'requested' };
+    hooks0.emit('withdraw.status', member.id, data);
+    // made while the event waits to be written
+    await new Promise((r) => setTimeout(r, 5));
+    const made = (await hooks(admin).post('', { url: receiver.url(), events: ['withdraw.status'] })).body;
+    await hooks0.flush();
+    expect(await deliveriesOf(made.id)).toEqual([]);
+    hooks0.emit('withdraw.status', member.id, { ...data, withdraw_id: 2 });
+    await hooks0.flush();
+    await until(() => receiver.received.length === 1, 'the later event arrived', 5000);
+    expect(receiver.received[0].json.data.withdraw_id).toBe(2);
+    expect(await deliveriesOf(made.id)).toHaveLength(1);
   });
 });

@@ -27,8 +27,8 @@ describe('webhook deliveries', () => {
   });
 
   it('go to the owner’s endpoints, and to every admin’s and dev’s, for the events they chose', () => {
-    const mine = { id: 1, userId: 7, events: new Set(['optout']), everyone: false };
-    const admins = { id: 2, userId: 1, events: new Set(['optout', 'message.sent']), everyone: true };
+    const mine = { id: 1, userId: 7, events: new Set(['optout']), everyone: false, since: 0 };
+    const admins = { id: 2, userId: 1, events: new Set(['optout', 'message.sent']), everyone: true, since: 0 };
     expect(hears(mine, 'optout', 7)).toBe(true);
     expect(hears(mine, 'optout', 8)).toBe(false);
     expect(hears(mine, 'message.sent', 7)).toBe(false);

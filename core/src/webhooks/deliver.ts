@@ -71,6 +71,14 @@ function post(
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http;
+    // the whole attempt, not only a silent socket: a receiver that trickles its answer is cut off too
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const done =
+      <T>(settle: (v: T) => void) =>
+      (v: T) => {
+        clearTimeout(deadline);
+        settle(v);
+      };
     const req = lib.request(
       url,
       {
@@ -83,16 +91,22 @@ function post(
       },
       (res) => {
         let text = '';
+        const answered = () => done(resolve)({ status: res.statusCode ?? 0, text: text.slice(0, ANSWER_KEPT) });
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
-          if (text.length < ANSWER_KEPT) text += chunk;
+          text += chunk;
+          // the status is what counts; the start of the answer is kept for the error, the rest not read
+          if (text.length >= ANSWER_KEPT) {
+            answered();
+            res.destroy();
+          }
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: text.slice(0, ANSWER_KEPT) }));
-        res.on('error', reject);
+        res.on('end', answered);
+        res.on('error', done(reject));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', done(reject));
     req.end(body);
   });
 }

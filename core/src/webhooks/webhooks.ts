@@ -41,6 +41,8 @@ interface Endpoint {
   events: Set<string>;
   /** an admin's or dev's endpoint hears every user's events */
   everyone: boolean;
+  /** when it was made (ms): it hears only events that happened after */
+  since: number;
 }
 
 interface Waiting {
@@ -48,6 +50,8 @@ interface Waiting {
   ownerId: number;
   body: string;
   eventId: string;
+  /** when it happened (ms) */
+  at: number;
 }
 
 /** Whether an endpoint hears an event of `ownerId`'s. */
@@ -88,8 +92,9 @@ export class Webhooks implements WebhookEmitter {
     // the endpoints as last read, while fresh: nobody hears it, so nothing is built (a blast's messages)
     if (this.fresh() && !this.endpoints?.some((e) => hears(e, event, ownerId))) return;
     const eventId = randomUUID();
-    const body: WebhookBody<WebhookEventData[E]> = { id: eventId, event, created_at: new Date().toISOString(), data };
-    this.waiting.push({ event, ownerId, body: JSON.stringify(body), eventId });
+    const at = Date.now();
+    const body: WebhookBody<WebhookEventData[E]> = { id: eventId, event, created_at: new Date(at).toISOString(), data };
+    this.waiting.push({ event, ownerId, body: JSON.stringify(body), eventId, at });
     if (this.waiting.length >= FLUSH_MAX) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
@@ -123,9 +128,10 @@ export class Webhooks implements WebhookEmitter {
 
   private async directory(): Promise<Endpoint[]> {
     if (this.endpoints && this.fresh()) return this.endpoints;
-    const found = await rows<{ id: number; user_id: number; events: string[]; everyone: boolean }>(
+    const found = await rows<{ id: number; user_id: number; events: string[]; everyone: boolean; since: number }>(
       this.deps.db,
-      sql`select e.id, e.user_id, e.events, u.role in ('admin', 'dev') as everyone
+      sql`select e.id, e.user_id, e.events, u.role in ('admin', 'dev') as everyone,
+                 (extract(epoch from e.created_at) * 1000)::float8 as since
           from webhook_endpoints e join users u on u.id = e.user_id where e.active`,
     );
     this.endpoints = found.map((r) => ({
@@ -133,6 +139,7 @@ export class Webhooks implements WebhookEmitter {
       userId: r.user_id,
       events: new Set(r.events),
       everyone: r.everyone,
+      since: Number(r.since),
     }));
     this.readAt = Date.now();
     return this.endpoints;
@@ -145,7 +152,8 @@ export class Webhooks implements WebhookEmitter {
     const rowsIn: Array<{ endpoint_id: number; event: string; event_id: string; body: string }> = [];
     for (const w of batch) {
       for (const e of endpoints) {
-        if (hears(e, w.event, w.ownerId)) {
+        // an event that happened before the endpoint was made is not its (one waiting here meanwhile)
+        if (hears(e, w.event, w.ownerId) && e.since <= w.at) {
           rowsIn.push({ endpoint_id: e.id, event: w.event, event_id: w.eventId, body: w.body });
         }
       }
