@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { type Db, rows } from '../../core/src/db/client';
 
 /** One POST the receiver got. */
 export interface Received {
@@ -70,4 +72,12 @@ export function verifySignature(r: Received, secret: string, maxAgeS = 300): boo
   if (!Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > maxAgeS) return false;
   const want = `sha256=${createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex')}`;
   return sent.length === want.length && timingSafeEqual(Buffer.from(sent), Buffer.from(want));
+}
+
+/** An endpoint's deliveries as stored, oldest first. */
+export function deliveriesIn(db: Db, endpointId: number) {
+  return rows<{ id: number; status: string; attempts: number; error: string | null; event_id: string }>(
+    db,
+    sql`select id, status, attempts, error, event_id from webhook_deliveries where endpoint_id = ${endpointId} order by id`,
+  );
 }

@@ -185,14 +185,33 @@ async function settle(
   return { status: o.status, attempts, retryInMs: o.status === 'pending' ? retryInMs : null };
 }
 
+/**
+ * Deliveries one process posts at once. The queue's slots are shared with the other jobs (logins),
+ * so slow receivers must not take them all: a job beyond this comes back a moment later.
+ */
+export const MAX_DELIVERIES_IN_FLIGHT = 20;
+let inFlight = 0;
+
 /** The `webhook.deliver` job: one attempt, and the next one queued with its backoff. */
 export async function runDeliveryJob(
   db: Db,
   queue: JobQueue,
   deliveryId: number,
   s: DeliverySettings,
+  maxInFlight = MAX_DELIVERIES_IN_FLIGHT,
 ): Promise<AttemptResult> {
-  const r = await attemptDelivery(db, deliveryId, s);
+  if (inFlight >= maxInFlight) {
+    const delayMs = 500 + Math.floor(Math.random() * 500);
+    await queue.add(WEBHOOK_JOB, { deliveryId }, { jobId: deliveryJobId(deliveryId, `w${Date.now()}`), delayMs });
+    return { status: 'skipped', attempts: 0, retryInMs: null };
+  }
+  inFlight += 1;
+  let r: AttemptResult;
+  try {
+    r = await attemptDelivery(db, deliveryId, s);
+  } finally {
+    inFlight -= 1;
+  }
   if (r.status === 'pending' && r.retryInMs !== null) {
     await queue.add(
       WEBHOOK_JOB,

@@ -13,6 +13,12 @@ export const WEBHOOKS_CHANGED_CHANNEL = 'webhooks:changed';
 /** Endpoints are read again after this long even without a change on the bus (a lost message). */
 const DIRECTORY_TTL_MS = 5000;
 
+/**
+ * Deliveries one endpoint may have waiting: past it, its new events are recorded as failed at once
+ * (nothing queued), so an endpoint that is down or slow cannot pile up work without end.
+ */
+export const WEBHOOK_BACKLOG_CAP = 10_000;
+
 /** Events wait this long to be written together (one statement for a blast's burst of messages). */
 const FLUSH_MS = 50;
 const FLUSH_MAX = 500;
@@ -75,7 +81,17 @@ export class Webhooks implements WebhookEmitter {
   private flushing: Promise<void> = Promise.resolve();
   private unsubscribe: (() => Promise<void>) | null = null;
 
-  constructor(private readonly deps: { db: Db; queue: JobQueue; log: Logger; bus?: EventBus; ttlMs?: number }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      queue: JobQueue;
+      log: Logger;
+      bus?: EventBus;
+      ttlMs?: number;
+      /** WEBHOOK_BACKLOG_CAP unless a test lowers it */
+      backlogCap?: number;
+    },
+  ) {}
 
   /** Listens for endpoint changes made by any process. */
   async listen(): Promise<void> {
@@ -159,20 +175,53 @@ export class Webhooks implements WebhookEmitter {
       }
     }
     if (!rowsIn.length) return;
-    const made = await insertDeliveries(this.deps.db, rowsIn);
+    const cap = this.deps.backlogCap ?? WEBHOOK_BACKLOG_CAP;
+    const full = await fullEndpoints(this.deps.db, [...new Set(rowsIn.map((r) => r.endpoint_id))], cap);
+    const dropped = rowsIn.filter((r) => full.has(r.endpoint_id));
+    if (dropped.length) {
+      const error = `Not sent: ${cap} deliveries were already waiting for this endpoint.`;
+      await insertDeliveries(this.deps.db, dropped, { status: 'failed', error });
+      this.deps.log.warn(
+        { endpoints: [...full], events: dropped.length },
+        'webhook backlog full; events recorded as failed',
+      );
+    }
+    const made = await insertDeliveries(
+      this.deps.db,
+      rowsIn.filter((r) => !full.has(r.endpoint_id)),
+    );
     for (const id of made) await this.deps.queue.add(WEBHOOK_JOB, { deliveryId: id }, { jobId: deliveryJobId(id, 0) });
   }
 }
 
-/** Writes deliveries (pending, due now) and returns their ids. */
+/** The endpoints among `ids` with `cap` or more deliveries waiting. */
+async function fullEndpoints(db: Db, ids: number[], cap: number): Promise<Set<number>> {
+  const found = await rows<{ endpoint_id: number }>(
+    db,
+    sql`select i.id as endpoint_id
+        from (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int as id) i
+        where (select count(*) from (select 1 from webhook_deliveries d
+               where d.endpoint_id = i.id and d.status = 'pending' limit ${cap}) w) >= ${cap}`,
+  );
+  return new Set(found.map((r) => Number(r.endpoint_id)));
+}
+
+/**
+ * Writes deliveries and returns their ids: pending and due now, or (`settled`) already failed with
+ * its reason (nothing to send).
+ */
 export async function insertDeliveries(
   db: Db,
   list: Array<{ endpoint_id: number; event: string; event_id: string; body: string; resend_of?: number }>,
+  settled: { status: 'failed'; error: string } | null = null,
 ): Promise<number[]> {
+  if (!list.length) return [];
+  const status = settled?.status ?? 'pending';
   const made = await rows<{ id: number | string }>(
     db,
-    sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, resend_of, next_attempt_at)
-        select i.endpoint_id, i.event, i.event_id, i.body, i.resend_of, now()
+    sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, resend_of, next_attempt_at, status, error)
+        select i.endpoint_id, i.event, i.event_id, i.body, i.resend_of,
+               case when ${status} = 'pending' then now() end, ${status}, ${settled?.error ?? null}
         from jsonb_to_recordset(${JSON.stringify(list)}::jsonb)
           as i(endpoint_id int, event text, event_id uuid, body text, resend_of bigint)
         join webhook_endpoints e on e.id = i.endpoint_id

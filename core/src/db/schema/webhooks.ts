@@ -66,6 +66,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // an endpoint's backlog (WEBHOOK_BACKLOG_CAP) is counted on this
+    index('webhook_deliveries_pending_idx').on(t.endpointId).where(sql`status = 'pending'`),
     index('webhook_deliveries_created_idx').on(t.createdAt),
   ],
 );
