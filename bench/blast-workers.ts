@@ -7,13 +7,15 @@
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
 //     BENCH_WORKERS=2 npx tsx bench/blast-workers.ts
 // BENCH_WORKERS (1), BENCH_ACCOUNTS (20), BENCH_TARGETS (300000), BENCH_SECONDS (15),
-// BENCH_PAYOUT ('accepted' | 'delivered')
+// BENCH_PAYOUT ('accepted' | 'delivered'), BENCH_WORKER_CPU (cores each worker may use, e.g. 0.3:
+// a budget of its own through a cgroup, as a worker alone on a small host; unset: no cap),
+// BENCH_CPU_PROFILE_DIR (each worker writes a V8 CPU profile there: node --cpu-prof)
 // Yardstick, measured in the same run on the same database with pgbench (bench/yardstick-blast.sql):
 // a minimal one-transaction design — claim a target with SKIP LOCKED, insert a log, mark the
 // target, count on the account — from as many clients as accounts, unprepared and prepared.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
@@ -29,7 +31,7 @@ import { ensureSettings } from '../server/src/bootstrap';
 import { bearer } from '../tests/support/api';
 import { allowBlastingAnyTime } from '../tests/support/db';
 import { createUser, TEST_JWT_SECRET } from '../tests/support/factories';
-import { ROOT } from './support';
+import { type CpuCap, capCpu, cpuBetween, cpuSnapshot, ROOT } from './support';
 
 const baseUrl = process.env.BENCH_DATABASE_URL;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,6 +41,8 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 300_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const PAYOUT = process.env.BENCH_PAYOUT === 'delivered' ? 'delivered' : 'accepted';
+const WORKER_CPU = process.env.BENCH_WORKER_CPU ? Number(process.env.BENCH_WORKER_CPU) : null;
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
 const dbName = `wa_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
 const dbUrl = (() => {
@@ -48,26 +52,33 @@ const dbUrl = (() => {
 })();
 const prefix = `wa-bench-${randomBytes(3).toString('hex')}`;
 
-function startWorker(): { child: ChildProcess; out: () => string; dataDir: string } {
+function startWorker(
+  _: unknown,
+  i: number,
+): { child: ChildProcess; out: () => string; dataDir: string; cap: CpuCap | null } {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wa-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: dataDir,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: prefix,
-      DATABASE_URL: dbUrl,
-      WA_DRIVER: 'sim',
-      SIM_PAIR_DELAY_MS: '50',
-      SIM_RESTORE_DELAY_MS: '10',
-      SIM_SEND_LATENCY_MS: '0',
-      SIM_SEND_FAIL_RATE: '0',
-      WA_BLAST_SECOND_MS: '1',
-      // 'worker ready' is an info line
-      LOG_LEVEL: 'info',
+  const child = spawn(
+    process.execPath,
+    [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', 'workers/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: dataDir,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: prefix,
+        DATABASE_URL: dbUrl,
+        WA_DRIVER: 'sim',
+        SIM_PAIR_DELAY_MS: '50',
+        SIM_RESTORE_DELAY_MS: '10',
+        SIM_SEND_LATENCY_MS: '0',
+        SIM_SEND_FAIL_RATE: '0',
+        WA_BLAST_SECOND_MS: '1',
+        // 'worker ready' is an info line
+        LOG_LEVEL: 'info',
+      },
     },
-  });
+  );
   let out = '';
   child.stdout?.on('data', (d) => {
     out += d;
@@ -75,7 +86,8 @@ function startWorker(): { child: ChildProcess; out: () => string; dataDir: strin
   child.stderr?.on('data', (d) => {
     out += d;
   });
-  return { child, out: () => out, dataDir };
+  const cap = WORKER_CPU && child.pid ? capCpu(child.pid, WORKER_CPU, `${prefix}-worker-${i}`) : null;
+  return { child, out: () => out, dataDir, cap };
 }
 
 async function waitFor<T>(check: () => Promise<T | null | false>, ms: number, what: string): Promise<T> {
@@ -110,29 +122,6 @@ function pgbench(mode: 'simple' | 'prepared', clients: number, secs: number): nu
   );
   const m = /tps = ([\d.]+)/.exec(out);
   return m ? Math.round(Number(m[1])) : 0;
-}
-
-/** CPU seconds a process used so far (utime + stime from /proc). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds of every PostgreSQL process on this machine (the database's share of the run). */
-function postgresCpu(): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 async function main() {
@@ -202,16 +191,31 @@ async function main() {
     await new Promise((r) => setTimeout(r, 3000)); // warm-up
     const n0 = await settled();
     const t0 = performance.now();
-    const cpu0 = { workers: workers.map((w) => cpuSeconds(w.child.pid)), pg: postgresCpu(), me: process.cpuUsage() };
+    const cpu0 = cpuSnapshot();
+    const throttled0 = workers.map((w) => w.cap?.throttled() ?? 0);
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     const n1 = await settled();
     const secs = (performance.now() - t0) / 1000;
-    const me = process.cpuUsage(cpu0.me);
+    const workerOf = new Map(workers.map((w, i) => [w.child.pid, i]));
+    const used = cpuBetween(cpu0, cpuSnapshot(), secs, (pid, comm) => {
+      if (workerOf.has(pid)) return `worker${workerOf.get(pid)}`;
+      if (pid === process.pid) return 'api';
+      if (comm === 'postgres') return 'postgres';
+      if (comm === 'redis-server') return 'redis';
+      return null;
+    });
     const cpu = {
-      workers: workers.map((w, i) => Math.round(((cpuSeconds(w.child.pid) - (cpu0.workers[i] ?? 0)) / secs) * 100)),
-      postgres: Math.round(((postgresCpu() - cpu0.pg) / secs) * 100),
-      api: Math.round(((me.user + me.system) / 1e6 / secs) * 100),
+      workers: workers.map((_, i) => used[`worker${i}`] ?? 0),
+      postgres: used.postgres ?? 0,
+      api: used.api ?? 0,
+      redis: used.redis ?? 0,
+      other: used.other ?? 0,
+      idle: used.idle ?? 0,
     };
+    // the share of the run's 100 ms periods in which a capped worker used its whole budget
+    const throttledShare = workers.map((w, i) =>
+      w.cap ? Number(((w.cap.throttled() - (throttled0[i] ?? 0)) / (secs * 10)).toFixed(2)) : null,
+    );
     for (const c of clientIds) {
       await request(app)
         .post('/api/admin/whatsapp/stop-blasting')
@@ -247,6 +251,8 @@ async function main() {
         seconds: Number(secs.toFixed(1)),
         messagesPerSecond: Math.round((n1 - n0) / secs),
         cpuPercentOfOneCore: cpu,
+        workerCpuCap: WORKER_CPU,
+        throttledShare,
         sentTwice: check?.twice,
         claimsLeft: check?.in_use,
         receiptedShare: Number(((check?.receipted ?? 0) / Math.max(1, check?.logs ?? 1)).toFixed(3)),
@@ -271,8 +277,17 @@ async function main() {
     console.log(JSON.stringify({ yardstick: 'pgbench, minimal one-transaction design, tx/s', simple, prepared }));
   } finally {
     for (const w of workers) {
+      // a worker writes its profile when it exits on its own (SIGTERM), not when killed
+      if (PROFILE_DIR) {
+        w.child.kill('SIGTERM');
+        await new Promise((r) => w.child.once('exit', r));
+      }
       w.child.kill('SIGKILL');
       rmSync(w.dataDir, { recursive: true, force: true });
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    for (const w of workers) {
+      w.cap?.remove();
     }
     await infra.queue.close();
     await infra.bus.close();

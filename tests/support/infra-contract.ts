@@ -144,6 +144,36 @@ export function describeBusContract(label: string, make: () => EventBus) {
       expect(other).toEqual([]);
     });
 
+    it('delivers a burst of messages on several channels once each, in order per channel', async () => {
+      const pub = bus();
+      const sub = label === 'memory' ? pub : bus();
+      const one: unknown[] = [];
+      const two: unknown[] = [];
+      await sub.subscribe('client-1', (m) => one.push(m));
+      await sub.subscribe('client-2', (m) => two.push(m));
+      // published together, as a blast's events are: the Redis bus sends them in one write
+      const sent = Array.from({ length: 200 }, (_, i) => {
+        const channel = i % 3 === 0 ? 'client-2' : 'client-1';
+        return pub.publish(channel, { event: 'count_success', payload: { i, channel, list: [i], text: `"${i}"` } });
+      });
+      await Promise.all(sent);
+      // a message that happens to look like a batch, or is a bare array, arrives as it was sent
+      await pub.publish('client-1', ['a', 'b']);
+      await pub.publish('client-1', { $bus: 'not a batch' });
+      await pub.publish('client-1', { $bus: [1, 2] });
+      await until(() => one.length === 136 && two.length === 67);
+      const order = (got: unknown[]) => got.flatMap((m) => (m as { payload?: { i: number } }).payload?.i ?? []);
+      expect(order(one)).toEqual(Array.from({ length: 200 }, (_, i) => i).filter((i) => i % 3 !== 0));
+      expect(order(two)).toEqual(Array.from({ length: 200 }, (_, i) => i).filter((i) => i % 3 === 0));
+      expect(one[0]).toEqual({
+        event: 'count_success',
+        payload: { i: 1, channel: 'client-1', list: [1], text: '"1"' },
+      });
+      expect(one.slice(-3)).toEqual([['a', 'b'], { $bus: 'not a batch' }, { $bus: [1, 2] }]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(one.length + two.length).toBe(203);
+    });
+
     it('stops delivering after unsubscribe', async () => {
       const pub = bus();
       const sub = label === 'memory' ? pub : bus();
