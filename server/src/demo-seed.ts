@@ -62,6 +62,8 @@ async function seed(db: Db): Promise<boolean> {
     values (${member}, ${ids.admin as number}, 50000, 'Bonus selamat datang')`);
   await db.execute(sql`insert into withdrawals (user_id, nominal, status, account_name, account_bank, account_number)
     values (${member}, 20000, 'requested', 'Member Demo', 'BCA', '1234567890')`);
+  // a demo is tried at any hour: blasts may send all day (the product's default is 08:00–20:00)
+  await db.execute(sql`update settings set send_window_start = '00:00', send_window_end = '24:00' where id = 1`);
   // a generator of the member's first account, ready to start, for admin, staff and dev to look at
   const [first] = await rows<{ id: number }>(
     db,
@@ -79,8 +81,9 @@ const SAFETY_GUIDE = `
     - 'Hapus pesan terakhir': the account is suspended live (rule #1);
     - 'Kirim balasan' STOP from 6281200000001: that number is opted out (Phone Number, Filter Opt-out);
     - 'Gagal kirim 5x': the account pauses with its reason; admin or dev may lift it ('Cabut jeda').
-  Each row shows today's messages against the daily cap (30 on an account's first day). Outside
-  08:00–20:00 (APP_TIMEZONE) a blast waits and says until when; Pengaturan → Keamanan Akun sets it.
+  Each row shows today's messages against the daily cap (30 on an account's first day). The demo
+  sends at any hour; set hours in Pengaturan → Keamanan Akun (the default is 08:00–20:00 in
+  APP_TIMEZONE) and a blast outside them waits and says until when.
   Receipts: about 1 s after each message the simulator delivers it (95%) and the target reads it
   (60% of those); the dashboards' charts and the counters move live, /report shows each day and
   account and exports it, and Pengaturan → Pembayaran pays members on delivery instead.

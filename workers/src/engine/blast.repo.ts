@@ -207,7 +207,8 @@ export async function promote(db: Db, userId: number): Promise<boolean> {
 
 /** How many more accepted messages the member needs for the next level; null when there is none. */
 export async function levelGap(db: Db, userId: number): Promise<number | null> {
-  const [r] = await rows<{ gap: string | number }>(
+  // prepared: a blast asks every 50 messages, and planning it took 20 times longer than running it
+  const [r] = await preparedRows<{ gap: string | number }>(
     db,
     sql`with ${LEVEL_STEPS(userId)} select nxt.requirement_blast - n.c as gap from nxt, n`,
   );
