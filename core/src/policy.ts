@@ -87,8 +87,12 @@ export const POLICY = {
   /** setting the run status by hand */
   'account.status': { any: ADMIN_DEV },
 
-  /** webhooks (issue 13): every user their own endpoints; admins' and devs' hear everyone's events, anywhere */
-  'webhook.manage': { any: ADMIN_DEV, own: ROLES },
+  /** webhooks (issue 13): admins, devs and members their own endpoints (not staff); admins' and devs' hear everyone's events, anywhere */
+  'webhook.manage': {
+    any: ADMIN_DEV,
+    own: ['admin', 'dev', 'member'],
+    refusal: 'Webhooks are for admins, devs and members.',
+  },
 
   // dev monitor
   monitor: { any: ['dev'] },

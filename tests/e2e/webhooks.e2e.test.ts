@@ -22,7 +22,7 @@ afterAll(async () => {
   await receiver.close();
 });
 const browser = useBrowser();
-const { admin, member } = useUsers(() => server.db, { admin: 'admin', member: 'member' });
+const { admin, member, staff } = useUsers(() => server.db, { admin: 'admin', member: 'member', staff: 'staff' });
 
 async function listAs(user: TestUser): Promise<WebhookDto[]> {
   const res = await fetch(`${server.url}/api/admin/webhooks`, { headers: { Authorization: `Bearer ${user.token}` } });
@@ -147,6 +147,19 @@ describe('webhooks on the profile', () => {
     // what was typed stays, to be corrected
     expect(await card.form().locator('input[name=url]').inputValue()).toBe(receiver.url());
     expect(await listAs(member)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows staff no Webhook section: they have none (the server refuses them too)', async () => {
+    const { context, page } = await openAs(browser, server, staff, '/profile');
+    // the API key section is there, so the page has drawn its cards
+    await page.getByText('API Key').first().waitFor();
+    expect(await new WebhooksCard(page).form().count()).toBe(0);
+    expect(await page.getByText('Webhook', { exact: true }).count()).toBe(0);
+    const res = await fetch(`${server.url}/api/admin/webhooks`, {
+      headers: { Authorization: `Bearer ${staff.token}` },
+    });
+    expect(res.status).toBe(403);
     await context.close();
   });
 });

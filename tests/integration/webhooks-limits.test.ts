@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
+import { WEBHOOK_JOB } from '../../core/src/jobs/names';
 import { createLogger } from '../../core/src/logger';
 import { attemptDelivery, runDeliveryJob } from '../../core/src/webhooks/deliver';
-import { Webhooks } from '../../core/src/webhooks/webhooks';
+import { deliveryJobId, WEBHOOK_BACKLOG_CAP, Webhooks } from '../../core/src/webhooks/webhooks';
+import { WEBHOOK_CAP } from '../../shared/src/contract/webhooks';
 import { apiAs } from '../support/api';
 import { useUsers } from '../support/factories';
 import { useWaHarness } from '../support/wa-engine';
@@ -14,12 +16,21 @@ import { until } from '../support/wait';
 import { deliveriesIn, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * Issue 13's webhooks against receivers that misbehave, and what one endpoint may take: an attempt
- * has one deadline however the receiver trickles its answer, an endpoint's backlog is capped, and a
- * process posts only so many deliveries at once (the queue's slots are the logins' too).
+ * Issue 13's webhooks against receivers that misbehave, and what one endpoint or user may take: an
+ * attempt has one deadline however the receiver trickles its answer, an endpoint's backlog is capped
+ * (for resends too), a process posts only so many deliveries at once and only two to one endpoint
+ * (the queue's slots are the logins' too), a user has at most WEBHOOK_CAP endpoints even when the
+ * creates race, and makes at most 30 webhook writes a minute.
  */
 const h = useWaHarness({ webhooks: { timeoutMs: 2000, retryBaseMs: 40, retryForMs: 60_000 } });
-const { admin, member } = useUsers(() => h.database.db, { admin: 'admin', member: 'member' });
+// each test that writes much has its own user: the write budget is per user
+const { admin, member, racer, busy, filler } = useUsers(() => h.database.db, {
+  admin: 'admin',
+  member: 'member',
+  racer: 'dev',
+  busy: 'admin',
+  filler: 'admin',
+});
 const hooks = apiAs(h, admin, '/api/admin/webhooks');
 const receiver = new WebhookReceiver();
 const deliveriesOf = (id: number) => deliveriesIn(h.database.db, id);
@@ -31,9 +42,23 @@ afterAll(async () => {
   await receiver.close();
 });
 beforeEach(async () => {
+  receiver.resetHanging();
   await h.database.db.execute(sql`delete from webhook_endpoints`);
   receiver.received.length = 0;
 });
+
+/** Writes `n` pending deliveries of an endpoint, due now, and queues their jobs as an event does. */
+async function queued(endpointId: number, n: number): Promise<number[]> {
+  const made = await rows<{ id: number | string }>(
+    h.database.db,
+    sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, next_attempt_at)
+        select ${endpointId}, 'optout', gen_random_uuid(), '{}', now() from generate_series(1, ${n})
+        returning id`,
+  );
+  const ids = made.map((r) => Number(r.id));
+  for (const id of ids) await h.queue.add(WEBHOOK_JOB, { deliveryId: id }, { jobId: deliveryJobId(id, 0) });
+  return ids;
+}
 
 describe('a receiver that misbehaves', () => {
   it('is cut off at the timeout even while it trickles bytes; a long answer is not read to its end', async () => {
@@ -135,5 +160,123 @@ describe('what one endpoint may take', () => {
       slow.closeAllConnections();
       await new Promise<void>((resolve) => slow.close(() => resolve()));
     }
+  });
+});
+
+describe('one endpoint cannot starve the others', () => {
+  it('an endpoint that hangs holds two slots; another endpoint is still served at once', async () => {
+    const hung = (await hooks.post('', { url: receiver.url('/hang'), events: ['optout'] })).body;
+    const fine = (await hooks.post('', { url: receiver.url('/ok'), events: ['optout'] })).body;
+    receiver.hang = (r) => r.path === '/hang';
+    // more than the process's 20 slots: before the per-endpoint limit, these took all of them
+    const waiting = await queued(hung.id, 25);
+    await until(() => receiver.hanging >= 2, 'the hanging endpoint got its posts', 3000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.peakHanging).toBe(2);
+
+    const sentAt = Date.now();
+    await queued(fine.id, 1);
+    await until(() => receiver.received.some((r) => r.path === '/ok'), 'the other endpoint was served', 1500);
+    expect((receiver.received.find((r) => r.path === '/ok')?.at ?? Infinity) - sentAt).toBeLessThan(1000);
+    expect(receiver.peakHanging).toBe(2);
+
+    // the ones put off wait (their next attempt moved on), rather than coming back every moment
+    const [{ later }] = await rows<{ later: number }>(
+      h.database.db,
+      sql`select count(*)::int as later from webhook_deliveries
+          where endpoint_id = ${hung.id} and status = 'pending' and next_attempt_at > now()`,
+    );
+    expect(later).toBeGreaterThanOrEqual(waiting.length - 4);
+
+    // once it answers again, every one of them gets through
+    receiver.resetHanging();
+    await until(
+      async () => (await deliveriesOf(hung.id)).every((d) => d.status === 'delivered'),
+      'the hanging endpoint caught up',
+      15_000,
+    );
+  }, 25_000);
+});
+
+describe('what one user may do', () => {
+  it('resending is refused while the endpoint already has its backlog waiting', async () => {
+    const as = apiAs(h, filler, '/api/admin/webhooks');
+    const made = (await as.post('', { url: receiver.url('/down'), events: ['optout'] })).body;
+    const [failed] = await rows<{ id: number | string }>(
+      h.database.db,
+      sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, status, error)
+          values (${made.id}, 'optout', ${randomUUID()}, '{}', 'failed', 'HTTP 500') returning id`,
+    );
+    await h.database.db.execute(
+      sql`insert into webhook_deliveries (endpoint_id, event, event_id, body, next_attempt_at)
+          select ${made.id}, 'optout', gen_random_uuid(), '{}', now() + interval '1 hour'
+          from generate_series(1, ${WEBHOOK_BACKLOG_CAP})`,
+    );
+    const count = async () =>
+      (
+        await rows<{ n: number }>(
+          h.database.db,
+          sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${made.id}`,
+        )
+      )[0].n;
+    const before = await count();
+    const refused = await as.post(`/${made.id}/deliveries/${failed.id}/resend`, {});
+    expect(refused.status).toBe(429);
+    expect(refused.body.msg).toBe(
+      `Not resent: ${WEBHOOK_BACKLOG_CAP} deliveries are already waiting for this webhook. Resend once they have been sent.`,
+    );
+    expect(await count()).toBe(before);
+    // one sent (or given up): room again
+    await h.database.db.execute(
+      sql`update webhook_deliveries set status = 'failed', next_attempt_at = null
+          where id = (select id from webhook_deliveries where endpoint_id = ${made.id} and status = 'pending' limit 1)`,
+    );
+    const again = await as.post(`/${made.id}/deliveries/${failed.id}/resend`, {});
+    expect(again.status).toBe(202);
+    expect(again.body.resend_of).toBe(Number(failed.id));
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('makes at most 30 webhook writes a minute; then 429 with Retry-After, and nothing changes', async () => {
+    const as = apiAs(h, busy, '/api/admin/webhooks');
+    const made = await as.post('', { url: receiver.url('/busy'), events: ['optout'] });
+    expect(made.status).toBe(201);
+    for (let i = 1; i < 30; i += 1) {
+      const r = await as.put(`/${made.body.id}`, { description: `change ${i}` });
+      expect(r.status, `write ${i + 1}`).toBe(200);
+    }
+    for (const r of [
+      await as.put(`/${made.body.id}`, { description: 'one too many' }),
+      await as.post('', { url: receiver.url('/busy2'), events: ['optout'] }),
+      await as.post(`/${made.body.id}/deliveries/1/resend`, {}),
+    ]) {
+      expect(r.status).toBe(429);
+      expect(r.body.msg).toMatch(/^Too many webhook changes\. Please try again in \d+ seconds\.$/);
+      const wait = Number(r.headers['retry-after']);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+    }
+    const list = (await as.get('')).body.data;
+    expect(list).toHaveLength(1);
+    expect(list[0].description).toBe('change 29');
+    // reads, deletes and other users are not held back
+    expect((await as.get(`/${made.body.id}/deliveries`)).status).toBe(200);
+    expect((await hooks.post('', { url: receiver.url('/else'), events: ['optout'] })).status).toBe(201);
+  });
+
+  it(`keeps to ${WEBHOOK_CAP} endpoints when many creates race`, async () => {
+    const as = apiAs(h, racer, '/api/admin/webhooks');
+    const all = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => as.post('', { url: receiver.url(`/race/${i}`), events: ['optout'] })),
+    );
+    const made = all.filter((r) => r.status === 201);
+    const refused = all.filter((r) => r.status !== 201);
+    expect(made).toHaveLength(WEBHOOK_CAP);
+    expect(refused).toHaveLength(15 - WEBHOOK_CAP);
+    for (const r of refused) {
+      expect(r.status).toBe(409);
+      expect(r.body.msg).toBe(`You already have ${WEBHOOK_CAP} webhooks. Delete one to add another.`);
+    }
+    expect((await as.get('')).body.data).toHaveLength(WEBHOOK_CAP);
   });
 });

@@ -16,12 +16,30 @@ export interface Received {
 
 /**
  * A local HTTP server standing in for a webhook receiver (issue 13's tests deliver to one): it
- * records every request, and answers with `respond` (200 unless a test says otherwise).
+ * records every request, and answers with `respond` (200 unless a test says otherwise), or, for a
+ * request `hang` picks, not at all until `release()` (a receiver that hangs).
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
   respond: (r: Received, n: number) => number = () => 200;
+  hang: (r: Received) => boolean = () => false;
+  /** requests hanging now (unanswered, still connected), and the most at once since `resetHanging` */
+  hanging = 0;
+  peakHanging = 0;
+  private readonly held = new Set<() => void>();
   private server: Server | null = null;
+
+  /** Answers every hanging request (200). */
+  release(): void {
+    for (const answer of [...this.held]) answer();
+  }
+
+  /** Answers the hanging requests, hangs no more, and starts counting the peak afresh. */
+  resetHanging(): void {
+    this.hang = () => false;
+    this.release();
+    this.peakHanging = this.hanging;
+  }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
@@ -39,6 +57,22 @@ export class WebhookReceiver {
         }
         const r: Received = { path: req.url ?? '', headers: req.headers, body, json, at: Date.now() };
         this.received.push(r);
+        if (this.hang(r)) {
+          this.hanging += 1;
+          this.peakHanging = Math.max(this.peakHanging, this.hanging);
+          const settle = () => {
+            if (!this.held.delete(answer)) return;
+            this.hanging -= 1;
+          };
+          const answer = () => {
+            settle();
+            res.end('ok');
+          };
+          this.held.add(answer);
+          // the sender gave up (its timeout): no longer hanging
+          res.on('close', settle);
+          return;
+        }
         res.statusCode = this.respond(r, this.received.length);
         res.end('ok');
       });
@@ -61,6 +95,7 @@ export class WebhookReceiver {
   }
 
   async close(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 }

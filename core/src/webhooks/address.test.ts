@@ -30,6 +30,12 @@ describe('isPublicAddress', () => {
       '::ffff:10.0.0.1',
       '64:ff9b::a00:1',
       '2001:db8::1',
+      // IPv4-compatible IPv6 (::/96, deprecated): ::127.0.0.1 as URL writes it, and around it
+      '::7f00:1',
+      '::a00:1',
+      '::808:808',
+      '::1:0:0:1',
+      '100::1',
       'not-an-ip',
       '',
     ]) {
@@ -68,6 +74,16 @@ describe('webhook URLs', () => {
     expect(await refusal('https://localhost/hook')).toMatch(/public internet address/);
     expect(await refusal('https://0x7f000001/hook')).toMatch(/public internet address/);
     expect(await refusal('https://2130706433/hook')).toMatch(/public internet address/);
+  });
+
+  it('refuses IPv4-compatible IPv6 (::/96) however it is written, and keeps mapped ones judged as IPv4', async () => {
+    for (const raw of ['https://[::127.0.0.1]/hook', 'https://[::7f00:1]/hook', 'https://[::8.8.8.8]/hook']) {
+      expect(await refusal(raw), raw).toMatch(/public internet address/);
+      expect(literalAllowed(new URL(raw)), raw).toBe(false);
+    }
+    expect(await refusal('https://[::ffff:127.0.0.1]/hook')).toMatch(/public internet address/);
+    expect(await refusal('https://[::ffff:8.8.8.8]/hook')).toBeNull();
+    expect(literalAllowed(new URL('https://[::ffff:8.8.8.8]/'))).toBe(true);
   });
 
   it('at delivery, an IP literal is judged at once and a name at its connection', async () => {

@@ -18,7 +18,18 @@ export function isPublicAddress(address: string): boolean {
   let ip = ipaddr.parse(address);
   // an IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6' && !isGlobalUnicastV6(ip as ipaddr.IPv6)) return false;
   return ip.range() === 'unicast';
+}
+
+/**
+ * Whether an IPv6 address is in 2000::/3, the only block IANA hands out as global unicast.
+ * ipaddr.js calls everything it has no name for "unicast", so without this the deprecated
+ * IPv4-compatible block ::/96 passed: https://[::127.0.0.1]/ (which URL writes [::7f00:1]) reaches
+ * 127.0.0.1 on some stacks. Mapped addresses (::ffff:0:0/96) are unwrapped before this.
+ */
+function isGlobalUnicastV6(ip: ipaddr.IPv6): boolean {
+  return (ip.parts[0] & 0xe000) === 0x2000;
 }
 
 /** The host of a URL as `net` wants it ([::1] → ::1). */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, DEFAULT_DELIVERY_SETTINGS, signature } from './deliver';
+import { backoffMs, DEFAULT_DELIVERY_SETTINGS, deferralDelayMs, signature } from './deliver';
 import { deliveryJobId, hears } from './webhooks';
 
 describe('webhook deliveries', () => {
@@ -24,6 +24,16 @@ describe('webhook deliveries', () => {
     }
     expect(attempts).toBeGreaterThanOrEqual(12);
     expect(attempts).toBeLessThanOrEqual(16);
+  });
+
+  it('wait longer each time they find no free slot: 0.5 s, doubling, at most 30 s, spread out', () => {
+    const top = () => 1;
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((n) => deferralDelayMs(n, top))).toEqual([
+      500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000,
+    ]);
+    expect(deferralDelayMs(1000, top)).toBe(30_000);
+    expect(deferralDelayMs(0, () => 0)).toBe(375);
+    expect(deferralDelayMs(6, () => 0)).toBe(22_500);
   });
 
   it('go to the owner’s endpoints, and to every admin’s and dev’s, for the events they chose', () => {

@@ -187,30 +187,90 @@ async function settle(
 
 /**
  * Deliveries one process posts at once. The queue's slots are shared with the other jobs (logins),
- * so slow receivers must not take them all: a job beyond this comes back a moment later.
+ * so slow receivers must not take them all: a job beyond this waits (see `deferralDelayMs`).
  */
 export const MAX_DELIVERIES_IN_FLIGHT = 20;
-let inFlight = 0;
 
-/** The `webhook.deliver` job: one attempt, and the next one queued with its backoff. */
+/**
+ * Deliveries one process posts at once to one endpoint: an endpoint that hangs holds at most this
+ * many slots (each up to the timeout), and the other endpoints keep being served.
+ */
+export const MAX_DELIVERIES_PER_ENDPOINT = 2;
+
+/** The longest a delivery waits for a free slot before it looks again. */
+const MAX_DEFERRAL_MS = 30_000;
+
+/**
+ * The wait of a delivery that found no free slot for the `n`th time in a row (from 0): 0.5 s,
+ * doubling up to 30 s, each 75–100 % of that so a crowd of them does not come back at once. A
+ * receiver that hangs for minutes then costs its waiting deliveries a look every 30 s, not every second.
+ */
+export function deferralDelayMs(n: number, random: () => number = Math.random): number {
+  const full = Math.min(MAX_DEFERRAL_MS, 500 * 2 ** Math.min(n, 16));
+  return Math.round(full * (0.75 + 0.25 * random()));
+}
+
+/** The slots of this process: posts in flight, in all and by endpoint. */
+const slots = { total: 0, byEndpoint: new Map<number, number>() };
+/** How often each delivery found no slot in a row, in this process (the wait grows with it). */
+const deferrals = new Map<number, number>();
+const DEFERRALS_KEPT = 100_000;
+
+/**
+ * Puts a delivery off: its row's next attempt moves to the end of the wait (so a copy of its job,
+ * or the sweep, does not take it sooner) and its job comes back then.
+ */
+async function defer(db: Db, queue: JobQueue, deliveryId: number): Promise<void> {
+  const n = deferrals.get(deliveryId) ?? 0;
+  if (deferrals.size >= DEFERRALS_KEPT) deferrals.clear();
+  deferrals.set(deliveryId, n + 1);
+  const delayMs = deferralDelayMs(n);
+  await db.execute(
+    sql`update webhook_deliveries set next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
+        where id = ${deliveryId} and status = 'pending' and (locked_until is null or locked_until < now())`,
+  );
+  await queue.add(WEBHOOK_JOB, { deliveryId }, { jobId: deliveryJobId(deliveryId, `w${Date.now()}`), delayMs });
+}
+
+/**
+ * The `webhook.deliver` job: one attempt, and the next one queued with its backoff. A delivery that
+ * finds the process (`maxInFlight`) or its endpoint (`maxPerEndpoint`) busy waits a growing delay.
+ */
 export async function runDeliveryJob(
   db: Db,
   queue: JobQueue,
   deliveryId: number,
   s: DeliverySettings,
   maxInFlight = MAX_DELIVERIES_IN_FLIGHT,
+  maxPerEndpoint = MAX_DELIVERIES_PER_ENDPOINT,
 ): Promise<AttemptResult> {
-  if (inFlight >= maxInFlight) {
-    const delayMs = 500 + Math.floor(Math.random() * 500);
-    await queue.add(WEBHOOK_JOB, { deliveryId }, { jobId: deliveryJobId(deliveryId, `w${Date.now()}`), delayMs });
+  // whose it is, and whether it is due at all (a copy of a put-off job finds it not due yet)
+  const [due] = await rows<{ endpoint_id: number }>(
+    db,
+    sql`select endpoint_id from webhook_deliveries
+        where id = ${deliveryId} and status = 'pending'
+          and (locked_until is null or locked_until < now())
+          and (next_attempt_at is null or next_attempt_at <= now() + interval '2 seconds')`,
+  );
+  if (!due) return { status: 'skipped', attempts: 0, retryInMs: null };
+  const endpointId = Number(due.endpoint_id);
+  const mine = slots.byEndpoint.get(endpointId) ?? 0;
+  if (slots.total >= maxInFlight || mine >= maxPerEndpoint) {
+    await defer(db, queue, deliveryId);
     return { status: 'skipped', attempts: 0, retryInMs: null };
   }
-  inFlight += 1;
+  // taken before the next await, so two jobs of one endpoint cannot both see a free slot
+  slots.total += 1;
+  slots.byEndpoint.set(endpointId, mine + 1);
+  deferrals.delete(deliveryId);
   let r: AttemptResult;
   try {
     r = await attemptDelivery(db, deliveryId, s);
   } finally {
-    inFlight -= 1;
+    slots.total -= 1;
+    const left = (slots.byEndpoint.get(endpointId) ?? 1) - 1;
+    if (left > 0) slots.byEndpoint.set(endpointId, left);
+    else slots.byEndpoint.delete(endpointId);
   }
   if (r.status === 'pending' && r.retryInMs !== null) {
     await queue.add(

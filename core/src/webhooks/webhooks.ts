@@ -142,13 +142,20 @@ export class Webhooks implements WebhookEmitter {
     return this.endpoints !== null && Date.now() - this.readAt < (this.deps.ttlMs ?? DIRECTORY_TTL_MS);
   }
 
+  /**
+   * The active endpoints with their owners' roles as they are now: a role change (an admin made a
+   * member) takes effect here, at the next read (within DIRECTORY_TTL_MS, as a role change is not
+   * told on the bus). Staff may not have webhooks ('webhook.manage'), so a staff owner's endpoints
+   * (made before a demotion) hear nothing.
+   */
   private async directory(): Promise<Endpoint[]> {
     if (this.endpoints && this.fresh()) return this.endpoints;
     const found = await rows<{ id: number; user_id: number; events: string[]; everyone: boolean; since: number }>(
       this.deps.db,
       sql`select e.id, e.user_id, e.events, u.role in ('admin', 'dev') as everyone,
                  (extract(epoch from e.created_at) * 1000)::float8 as since
-          from webhook_endpoints e join users u on u.id = e.user_id where e.active`,
+          from webhook_endpoints e join users u on u.id = e.user_id
+          where e.active and u.role is distinct from 'staff'`,
     );
     this.endpoints = found.map((r) => ({
       id: r.id,
@@ -194,8 +201,8 @@ export class Webhooks implements WebhookEmitter {
   }
 }
 
-/** The endpoints among `ids` with `cap` or more deliveries waiting. */
-async function fullEndpoints(db: Db, ids: number[], cap: number): Promise<Set<number>> {
+/** The endpoints among `ids` with `cap` or more deliveries waiting (events and resends are refused past it). */
+export async function fullEndpoints(db: Db, ids: number[], cap: number): Promise<Set<number>> {
   const found = await rows<{ endpoint_id: number }>(
     db,
     sql`select i.id as endpoint_id

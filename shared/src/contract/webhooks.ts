@@ -75,46 +75,60 @@ export const updateWebhookBody = z
 export type CreateWebhookBody = z.infer<typeof createWebhookBody>;
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** An endpoint as listed: never its secret. */
-export interface WebhookDto {
-  id: number;
-  url: string;
-  events: WebhookEvent[];
-  description: string;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-  /** the latest delivery's status and time (null: none yet) */
-  last_status: WebhookDeliveryStatus | null;
-  last_delivery_at: string | null;
-}
+export const webhookDto = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  description: z.string(),
+  active: z.boolean(),
+  created_at: z.string().describe('ISO time'),
+  updated_at: z.string().describe('ISO time'),
+  last_status: z.enum(WEBHOOK_DELIVERY_STATUSES).nullable().describe("the latest delivery's status (null: none yet)"),
+  last_delivery_at: z.string().nullable().describe("the latest delivery's time (null: none yet)"),
+});
+export type WebhookDto = z.infer<typeof webhookDto>;
 
 /** The answer to POST: the endpoint and its signing secret, shown this once. */
-export interface CreatedWebhook extends WebhookDto {
-  secret: string;
-}
+export const createdWebhook = webhookDto.extend({
+  secret: z.string().describe('the signing secret of X-WA-Signature, shown this once'),
+});
+export type CreatedWebhook = z.infer<typeof createdWebhook>;
 
 /** One delivery of an event to an endpoint (a resend is a new delivery of the same event id). */
-export interface WebhookDeliveryDto {
-  id: number;
-  event: WebhookEvent;
-  /** the event's id, the same in every delivery of it (a receiver de-duplicates by it) */
-  event_id: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  /** the HTTP status of the last attempt (null: no answer) */
-  response_status: number | null;
-  /** why the last attempt failed */
-  error: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  /** the JSON body as it is sent (and signed) */
-  body: string;
-}
+export const webhookDeliveryDto = z.object({
+  id: z.number().int(),
+  event: z.enum(WEBHOOK_EVENTS),
+  event_id: z.string().describe("the event's id, the same in every delivery of it (a receiver de-duplicates by it)"),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable().describe('the HTTP status of the last attempt (null: no answer)'),
+  error: z.string().nullable().describe('why the last attempt failed'),
+  created_at: z.string().describe('ISO time'),
+  last_attempt_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  body: z.string().describe('the JSON body as it is sent (and signed)'),
+});
+export type WebhookDeliveryDto = z.infer<typeof webhookDeliveryDto>;
+
+/** GET /api/admin/webhooks */
+export const webhookList = z.object({ data: z.array(webhookDto) });
+
+/** GET /api/admin/webhooks/{id}/deliveries: the latest WEBHOOK_DELIVERIES_SHOWN, newest first. */
+export const webhookDeliveryList = z.object({ data: z.array(webhookDeliveryDto) });
+
+/** DELETE /api/admin/webhooks/{id} */
+export const deletedWebhook = z.object({ id: z.number().int(), deleted: z.literal(true) });
+
+/** POST /api/admin/webhooks/{id}/deliveries/{deliveryId}/resend (202): the new delivery's id. */
+export const resentDelivery = z.object({
+  id: z.number().int().describe("the new delivery's id"),
+  resend_of: z.number().int().describe('the delivery it sends again'),
+});
 
 /** What every delivery's JSON body holds. */
 export interface WebhookBody<D = Record<string, unknown>> {
@@ -163,7 +177,12 @@ export const WEBHOOK_EVENT_DATA = {
     paused_until: at.nullable().optional(),
     reason: z.string().nullable().optional(),
   }),
-  'blast.started': z.object({ ...accountRef }),
+  'blast.started': z.object({
+    ...accountRef,
+    start_at: at
+      .nullable()
+      .describe('when a scheduled blast will start (it was scheduled now, not started); null: it starts now'),
+  }),
   'blast.finished': z.object({
     ...accountRef,
     reason: z.enum(['finished', 'error', 'stopped', 'paused', 'suspended']),
@@ -200,3 +219,21 @@ export const WEBHOOK_EVENT_DATA = {
 } satisfies Record<WebhookEvent, z.ZodType>;
 
 export type WebhookEventData = { [E in WebhookEvent]: z.infer<(typeof WEBHOOK_EVENT_DATA)[E]> };
+
+/** The largest bigserial PostgreSQL hands out (webhook_deliveries.id). */
+const BIGSERIAL_MAX = 9_223_372_036_854_775_807n;
+
+/**
+ * A delivery id in a path: any positive bigint up to BIGSERIAL_MAX, kept as its decimal text (a
+ * JavaScript number is not exact past 2^53); the path's int `idParam` would refuse ids past 2^31−1.
+ */
+export const deliveryIdParam = z.string({ error: 'deliveryId must be a number' }).transform((v, ctx) => {
+  if (!/^\d{1,25}$/.test(v)) {
+    ctx.addIssue({ code: 'custom', message: 'deliveryId must be a positive whole number' });
+    return z.NEVER;
+  }
+  const n = BigInt(v);
+  if (n < 1n) ctx.addIssue({ code: 'custom', message: 'deliveryId must be a positive whole number' });
+  else if (n > BIGSERIAL_MAX) ctx.addIssue({ code: 'custom', message: 'deliveryId is too large' });
+  return n.toString();
+});

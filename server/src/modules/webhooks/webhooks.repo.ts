@@ -69,11 +69,27 @@ const latestDelivery = sql`left join lateral (
     where d.endpoint_id = e.id order by d.id desc limit 1
   ) l on true`;
 
+/**
+ * The class of the advisory locks that hold one user's endpoints still while one is added (the
+ * lock's second key is the user id), apart from the single-key locks of core/src/db/locks.ts.
+ */
+const ENDPOINT_INSERT_LOCK = 727_274_301;
+
 /** A user's webhook endpoints and their deliveries: every statement is scoped to the owner. */
 export class WebhooksRepo {
   constructor(readonly db: Db) {}
 
-  /** Adds an endpoint unless the user already has `cap` (one statement, so two at once cannot pass it). */
+  /**
+   * Takes the user's endpoint lock until the transaction ends: two creates of one user run one
+   * after the other and the second counts the first's row (under READ COMMITTED a count and an
+   * insert in one statement do not: each of two at once sees the other's row missing). Call inside
+   * a transaction.
+   */
+  async lockEndpoints(userId: number): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(${ENDPOINT_INSERT_LOCK}::int, ${userId}::int)`);
+  }
+
+  /** Adds an endpoint unless the user already has `cap` (under `lockEndpoints`, so two at once cannot pass it). */
   async insert(e: {
     userId: number;
     url: string;
@@ -153,18 +169,18 @@ export class WebhooksRepo {
     return found.map(toDelivery);
   }
 
-  /** One delivery of one of the user's endpoints (what a resend copies). */
+  /** One delivery of one of the user's endpoints (what a resend copies); its id as text, a bigint. */
   async delivery(
     userId: number,
     endpointId: number,
-    deliveryId: number,
-  ): Promise<{ event: string; event_id: string; body: string } | null> {
-    const [r] = await rows<{ event: string; event_id: string; body: string }>(
+    deliveryId: string,
+  ): Promise<{ id: number; event: string; event_id: string; body: string } | null> {
+    const [r] = await rows<{ id: number | string; event: string; event_id: string; body: string }>(
       this.db,
-      sql`select d.event, d.event_id, d.body from webhook_deliveries d
+      sql`select d.id, d.event, d.event_id, d.body from webhook_deliveries d
           join webhook_endpoints e on e.id = d.endpoint_id
-          where d.id = ${deliveryId} and d.endpoint_id = ${endpointId} and e.user_id = ${userId}`,
+          where d.id = ${deliveryId}::bigint and d.endpoint_id = ${endpointId} and e.user_id = ${userId}`,
     );
-    return r ?? null;
+    return r ? { ...r, id: Number(r.id) } : null;
   }
 }

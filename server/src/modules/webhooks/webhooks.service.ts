@@ -4,9 +4,16 @@ import { AppError, notFound } from '@wa/core/errors';
 import { WEBHOOK_JOB } from '@wa/core/jobs/names';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import { assertCan, canForAnyone } from '@wa/core/policy';
+import { AttemptLimiter } from '@wa/core/rate-limit';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { assertWebhookUrl } from '@wa/core/webhooks/address';
-import { deliveryJobId, insertDeliveries, WEBHOOKS_CHANGED_CHANNEL } from '@wa/core/webhooks/webhooks';
+import {
+  deliveryJobId,
+  fullEndpoints,
+  insertDeliveries,
+  WEBHOOK_BACKLOG_CAP,
+  WEBHOOKS_CHANGED_CHANNEL,
+} from '@wa/core/webhooks/webhooks';
 import {
   type CreatedWebhook,
   type CreateWebhookBody,
@@ -17,32 +24,59 @@ import {
   type WebhookDeliveryDto,
   type WebhookDto,
 } from '@wa/shared';
-import type { WebhooksRepo } from './webhooks.repo';
+import { type Transaction, transaction } from '../transaction';
+import { WebhooksRepo } from './webhooks.repo';
+
+/** Creates, changes and resends one user may make a minute (each one checks an address or queues a post). */
+export const WEBHOOK_WRITES_PER_MINUTE = 30;
+
+/** The refusals of this module that the shared WEBHOOK_TEXTS do not hold. */
+export const WEBHOOK_LIMIT_TEXTS = {
+  tooManyWrites: (s: number) => `Too many webhook changes. Please try again in ${s} seconds.`,
+  backlogFull: (n: number) =>
+    `Not resent: ${n} deliveries are already waiting for this webhook. Resend once they have been sent.`,
+} as const;
+
+/** A 429 for too many writes, with the seconds to wait (the routes send them as Retry-After). */
+export class TooManyWebhookWrites extends AppError {
+  constructor(readonly retryAfterS: number) {
+    super(429, WEBHOOK_LIMIT_TEXTS.tooManyWrites(retryAfterS));
+  }
+}
 
 /**
  * A user's webhook endpoints (issue 13), made, changed and deleted by their owner (in a dashboard
- * session or with an API key that is not read-only). Admins and devs may point one anywhere and hear
- * every user's events; everyone else only at a public https:// address, for their own events (the
- * address is checked here and again at every delivery).
+ * session or with an API key that is not read-only); staff have none. Admins and devs may point one
+ * anywhere and hear every user's events; members only at a public https:// address, for their own
+ * events (the address is checked here and again at every delivery). Each user may create, change
+ * and resend WEBHOOK_WRITES_PER_MINUTE times a minute (per API process).
  */
 export class WebhooksService {
+  private readonly writes = new AttemptLimiter(WEBHOOK_WRITES_PER_MINUTE, 60_000);
+  private readonly tx: Transaction<WebhooksRepo>;
+
   constructor(
     private readonly repo: WebhooksRepo,
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    this.tx = transaction(repo.db, (db) => new WebhooksRepo(db));
+  }
 
   async create(actor: Actor, b: CreateWebhookBody): Promise<CreatedWebhook> {
-    assertCan(actor, 'webhook.manage');
+    this.write(actor);
     const url = await assertWebhookUrl(b.url, canForAnyone(actor, 'webhook.manage'));
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-    const made = await this.repo.insert({
-      userId: actor.id,
-      url: url.toString(),
-      events: b.events,
-      description: b.description ?? '',
-      secret,
-      cap: WEBHOOK_CAP,
+    const made = await this.tx(async (repo) => {
+      await repo.lockEndpoints(actor.id);
+      return repo.insert({
+        userId: actor.id,
+        url: url.toString(),
+        events: b.events,
+        description: b.description ?? '',
+        secret,
+        cap: WEBHOOK_CAP,
+      });
     });
     if (!made) throw new AppError(409, WEBHOOK_TEXTS.cap(WEBHOOK_CAP));
     await this.changed();
@@ -55,7 +89,7 @@ export class WebhooksService {
   }
 
   async update(actor: Actor, id: number, b: UpdateWebhookBody): Promise<WebhookDto> {
-    assertCan(actor, 'webhook.manage');
+    this.write(actor);
     const url =
       b.url === undefined
         ? undefined
@@ -77,16 +111,38 @@ export class WebhooksService {
     return this.repo.deliveries(id, WEBHOOK_DELIVERIES_SHOWN);
   }
 
-  /** Sends a delivery's event again, as a new delivery with the same event id and body. */
-  async resend(actor: Actor, id: number, deliveryId: number): Promise<{ id: number; resend_of: number }> {
+  /**
+   * Sends a delivery's event again, as a new delivery with the same event id and body; refused
+   * (429) while the endpoint has WEBHOOK_BACKLOG_CAP deliveries waiting, as its new events are.
+   * `deliveryId` is a bigint as text.
+   */
+  async resend(actor: Actor, id: number, deliveryId: string): Promise<{ id: number; resend_of: number }> {
+    this.write(actor);
     await this.mine(actor, id);
     const d = await this.repo.delivery(actor.id, id, deliveryId);
     if (!d) throw notFound(WEBHOOK_TEXTS.deliveryNotFound);
-    const [made] = await insertDeliveries(this.repo.db, [{ endpoint_id: id, ...d, resend_of: deliveryId }]);
+    if ((await fullEndpoints(this.repo.db, [id], WEBHOOK_BACKLOG_CAP)).has(id)) {
+      throw new AppError(429, WEBHOOK_LIMIT_TEXTS.backlogFull(WEBHOOK_BACKLOG_CAP));
+    }
+    const [made] = await insertDeliveries(this.repo.db, [
+      { endpoint_id: id, event: d.event, event_id: d.event_id, body: d.body, resend_of: d.id },
+    ]);
     if (made === undefined) throw notFound(WEBHOOK_TEXTS.notFound);
     // the row is the truth: should the queue refuse it now, the engines' sweep queues it within minutes
     await this.queue.add(WEBHOOK_JOB, { deliveryId: made }, { jobId: deliveryJobId(made, 0) }).catch(() => {});
-    return { id: made, resend_of: deliveryId };
+    return { id: made, resend_of: d.id };
+  }
+
+  /**
+   * The checks of every write: the role first (staff get their 403, not a 429), then the user's
+   * budget of WEBHOOK_WRITES_PER_MINUTE, counted per attempt (a refused one counts too).
+   */
+  private write(actor: Actor): void {
+    assertCan(actor, 'webhook.manage');
+    const key = String(actor.id);
+    const wait = this.writes.retryAfter(key);
+    if (wait) throw new TooManyWebhookWrites(wait);
+    this.writes.hit(key);
   }
 
   private async mine(actor: Actor, id: number): Promise<WebhookDto> {

@@ -98,7 +98,8 @@ export function ProfilePage() {
           </div>
         </Card>
         <ApiKeysCard />
-        <WebhooksCard />
+        {/* staff have no webhooks (the server refuses them too) */}
+        {user.role !== 'staff' && <WebhooksCard />}
       </div>
       <ProfileEditModal open={editing} onClose={() => setEditing(false)} />
     </>
