@@ -90,6 +90,7 @@ describe('a blast told to webhooks', () => {
       account_id: acc.id,
       device_id: acc.clientid,
       phone: acc.phonenumber,
+      start_at: null,
     });
     const sent = await waitFor('message.sent', 3);
     expect(sent.map((r) => r.json.data.target).sort()).toEqual(numbers);

@@ -1,6 +1,6 @@
 import type { DeviceArgs, DeviceOp, DeviceReply, DeviceRequest } from '@wa/core/realtime/device-commands';
 import { SendError } from '../drivers/types';
-import type { HeldState, LiveSession } from './live-session';
+import { type HeldState, hookFor, type LiveSession } from './live-session';
 import type { SessionRegistry } from './session-registry';
 
 /** Answers one request: `reply` publishes to the caller's reply channel. */
@@ -73,6 +73,8 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
   async activate(reg, entry, _args, reply) {
     const state = await currentState(entry);
     await reg.setState(entry, state === 'suspended' ? 'connected' : state);
+    // the API activates only a suspended account: whatever the session says now is a change
+    hookFor(reg.deps.webhooks, entry, 'account.state', { state: entry.state });
     return reply({ ok: true, data: { state: entry.state } });
   },
 

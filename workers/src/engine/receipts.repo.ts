@@ -28,8 +28,8 @@ export interface ReceiptsResult {
   changed: Set<string>;
   /** the targets whose counts changed (a failure after acceptance) */
   receivers: ReceiverRow[];
-  /** each changed message: its new status, the one before, and its target number (the webhooks) */
-  settled: Array<{ messageId: string; status: string; was: string; target: string }>;
+  /** each changed message: its new status, the one before, its target number and the target's row id (the webhooks) */
+  settled: Array<{ messageId: string; status: string; was: string; target: string; targetId: number | null }>;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function recordReceipts(
   const [r] = await rows<{
     changed: string[] | null;
     receivers: ReceiverRow[] | null;
-    settled: Array<{ mid: string; status: string; was: string; target: string }> | null;
+    settled: Array<{ mid: string; status: string; was: string; target: string; target_id: number | null }> | null;
   }>(
     db,
     sql`with i as (
@@ -115,13 +115,19 @@ export async function recordReceipts(
         )
         select (select array_agg(l.wa_message_id) from l) as changed,
                (select json_agg(json_build_object('mid', l.wa_message_id, 'status', l.status, 'was', l.was,
-                  'target', l.target)) from l) as settled,
+                  'target', l.target, 'target_id', l.phone_number_id)) from l) as settled,
                (select json_agg(json_build_object('id', p.id, 'count_success', p.count_success,
                   'count_fail', p.count_fail, 'last_sent', p.last_sent, 'in_use', p.in_use)) from p) as receivers`,
   );
   return {
     changed: new Set(r?.changed ?? []),
-    settled: (r?.settled ?? []).map((s) => ({ messageId: s.mid, status: s.status, was: s.was, target: s.target })),
+    settled: (r?.settled ?? []).map((s) => ({
+      messageId: s.mid,
+      status: s.status,
+      was: s.was,
+      target: s.target,
+      targetId: s.target_id ?? null,
+    })),
     receivers: (r?.receivers ?? []).map((p) => ({
       ...p,
       last_sent: p.last_sent ? new Date(p.last_sent).toISOString() : null,

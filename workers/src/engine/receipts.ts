@@ -104,7 +104,7 @@ function tellWebhooks(reg: SessionRegistry, entry: LiveSession, settled: Receipt
     if (m.status === 'failed') {
       hookFor(reg.deps.webhooks, entry, 'message.failed', {
         ...message,
-        target_id: null,
+        target_id: m.targetId,
         error: 'WhatsApp reported the message undeliverable.',
       });
       continue;

@@ -11,12 +11,15 @@ import type { AccountSafety } from './account-safety';
 import { onDeviceRequest } from './device-commands';
 import { MAX_REBUILDS, onDriverEvent } from './driver-events';
 import type { EngineMetrics } from './engine-metrics';
-import { emitFor, type HeldState, type LiveSession } from './live-session';
+import { emitFor, type HeldState, hookFor, type LiveSession } from './live-session';
 import type { LoginsRepo } from './logins.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
 import { parseProxy } from './proxy';
 import { stopSends } from './send.repo';
 import { watchSession } from './watchdog';
+
+/** Why a webhook says a blast ended when WhatsApp suspended its account (ours, as rule #1's is). */
+const SUSPENDED = 'WhatsApp suspended the account.';
 
 export interface RegistryDeps {
   db: Db;
@@ -142,6 +145,8 @@ export class SessionRegistry {
       log.warn({ deviceId, err: message }, 'session did not start');
       await this.emit(live, 'error', { deviceId, message });
       await this.setState(live, 'disconnected');
+      // a saved account whose restore failed is down until a sweep or a reconnect tries again
+      hookFor(this.deps.webhooks, live, 'account.state', { state: 'disconnected', message });
       await this.drop(deviceId, { keepStored: true, release: true });
     }
   }
@@ -185,8 +190,10 @@ export class SessionRegistry {
    */
   async rebuild(entry: LiveSession, limit: number | null): Promise<void> {
     const { deviceId, userId, accountId, rebuilds, counted, engine } = entry;
+    const was = entry.state;
     await this.setState(entry, 'reconnecting...');
     await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
+    if (was !== 'reconnecting...') hookFor(this.deps.webhooks, entry, 'account.state', { state: 'reconnecting...' });
     const again = limit === null || (rebuilds < limit && !this.stopped);
     await this.drop(deviceId, { keepStored: true, release: false, rebuild: again });
     if (!again) return;
@@ -196,13 +203,29 @@ export class SessionRegistry {
     if (next && limit !== null) next.rebuilds = rebuilds + 1;
   }
 
-  /** The session's state, recorded on its account (AccountsRepo.applySessionState keeps a suspension). */
+  /**
+   * The session's state, recorded on its account (AccountsRepo.applySessionState keeps a suspension).
+   * A state that is neither connected nor coming back ends the account's blast and one-off sends (a
+   * rebuild in place keeps both); a blast it ends is told to the webhooks as finished: `suspended`
+   * when WhatsApp suspended the account, `error` when the session went down.
+   */
   async setState(entry: LiveSession, state: HeldState): Promise<void> {
     entry.state = state;
-    if (entry.accountId === null) return;
-    await this.deps.accounts.applySessionState(entry.accountId, state);
-    // one-off sends end with the connection, as a blast does (a rebuild in place keeps both)
-    if (state !== 'connected' && state !== 'reconnecting...') await stopSends(this.deps.db, entry.accountId);
+    const { accountId } = entry;
+    if (accountId === null) return;
+    const { accounts, db, webhooks } = this.deps;
+    const down = state !== 'connected' && state !== 'reconnecting...';
+    // read first: applySessionState ends a running blast in the same statement as it records the state
+    const was = down ? await accounts.runSwitches(accountId) : null;
+    await accounts.applySessionState(accountId, state);
+    if (!down) return;
+    await stopSends(db, accountId);
+    if (was?.status !== 'sending') return;
+    if (state === 'suspended') hookFor(webhooks, entry, 'blast.finished', { reason: 'suspended', message: SUSPENDED });
+    else {
+      const message = `${entry.info?.phonenumber ?? entry.deviceId} is ${state}`;
+      hookFor(webhooks, entry, 'blast.finished', { reason: 'error', message });
+    }
   }
 
   emit<E extends LiveEvent>(entry: LiveSession, event: E, payload: LiveEventMap[E], admins = true): Promise<void> {

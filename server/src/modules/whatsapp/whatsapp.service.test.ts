@@ -2,7 +2,8 @@ import { InProcessBus } from '@wa/core/realtime/bus';
 import type { DeviceRequest } from '@wa/core/realtime/device-commands';
 import { deviceChannel } from '@wa/core/realtime/rpc';
 import { as, refused } from '@wa/core/testing/refusals';
-import { BLAST_TEXTS, SAFETY_TEXTS, type WhatsappDto } from '@wa/shared';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
+import { BLAST_TEXTS, SAFETY_TEXTS, type WebhookEvent, type WhatsappDto } from '@wa/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ListFilter } from './whatsapp.repo';
 import { type AccountSwitches, type BlastInput, WhatsappService, type WhatsappStore } from './whatsapp.service';
@@ -131,6 +132,12 @@ const NOT_FOUND = { status: 404, msg: 'WhatsApp account not found.' };
 
 let accounts: MemoryAccounts;
 let wa: WhatsappService;
+/** the webhook events the service emitted, in order */
+let hooked: Array<{ event: WebhookEvent; ownerId: number; data: Record<string, unknown> }>;
+const hooks: WebhookEmitter = {
+  emit: (event, ownerId, data) => void hooked.push({ event, ownerId, data }),
+  flush: async () => {},
+};
 /** the blast commands the (pretend) workers holding the accounts were sent */
 let commands: string[];
 
@@ -143,8 +150,9 @@ const statusOf = (id: number) => accounts.rows.get(id)?.status;
 beforeEach(async () => {
   accounts = new MemoryAccounts();
   const bus = new InProcessBus();
-  wa = new WhatsappService(accounts, accounts, bus);
+  wa = new WhatsappService(accounts, accounts, bus, hooks);
   commands = [];
+  hooked = [];
   for (const userId of [MEMBER, OTHER, STAFF, ADMIN, DEV]) {
     const acc = accounts.add(accountOf(userId), userId);
     // a worker holds every account and answers its blast commands
@@ -306,4 +314,55 @@ describe('reading and changing the saved accounts', () => {
       msg: 'This account was suspended 3 times and cannot be activated again.',
     });
   });
+});
+
+describe('what the webhooks hear of the run switch and activation', () => {
+  const ref = (id: number) => {
+    const acc = accounts.rows.get(id) as WhatsappDto;
+    return { user_id: acc.userId, account_id: id, device_id: acc.clientid, phone: acc.phonenumber };
+  };
+
+  it('a blast started now has no start_at; a scheduled one is told with its start time', async () => {
+    const id = accountOf(MEMBER);
+    await wa.startBlasting(member, blast(id));
+    await wa.stopBlasting(member, blast(id));
+    const later = new Date(Date.now() + 3_600_000);
+    await wa.startBlasting(member, blast(id, { start_at: later }));
+    expect(hooked.filter((h) => h.event === 'blast.started')).toEqual([
+      { event: 'blast.started', ownerId: MEMBER, data: { ...ref(id), start_at: null } },
+      { event: 'blast.started', ownerId: MEMBER, data: { ...ref(id), start_at: later.toISOString() } },
+    ]);
+  });
+
+  it("the admin's switch starts a blast and ends a running one, each told once", async () => {
+    const id = accountOf(MEMBER);
+    await wa.setStatus(admin, { id, status: 'sending' });
+    await wa.setStatus(dev, { id, status: 'sending' });
+    expect(hooked).toEqual([{ event: 'blast.started', ownerId: MEMBER, data: { ...ref(id), start_at: null } }]);
+    hooked = [];
+    await wa.setStatus(admin, { id, status: 'idle' });
+    await wa.setStatus(admin, { id, status: 'idle' });
+    expect(hooked).toEqual([
+      {
+        event: 'blast.finished',
+        ownerId: MEMBER,
+        data: { ...ref(id), reason: 'stopped', message: BLAST_TEXTS.stopped },
+      },
+    ]);
+    expect(statusOf(id)).toBe('idle');
+    expect(await refused(wa.setStatus(admin, { id: 99, status: 'idle' }))).toEqual(NOT_FOUND);
+  });
+
+  it('an activation nobody holds is told as disconnected; a holder that answers tells it itself', async () => {
+    const held = accountOf(MEMBER);
+    Object.assign(accounts.rows.get(held) as WhatsappDto, { suspended: true, state: 'suspended', suspended_count: 1 });
+    await wa.activate(admin, { id: held });
+    expect(hooked).toEqual([]);
+    // an account no worker holds: the call to its holder times out
+    const orphan = accounts.add(99, OTHER, { suspended: true, state: 'suspended', suspended_count: 1 });
+    await wa.activate(admin, { id: orphan.id });
+    expect(hooked).toEqual([
+      { event: 'account.state', ownerId: OTHER, data: { ...ref(orphan.id), state: 'disconnected' } },
+    ]);
+  }, 10_000);
 });

@@ -149,11 +149,25 @@ export class WhatsappService {
     return { data: acc };
   }
 
-  /** PUT status (admin and dev): sets the run status by hand. */
+  /**
+   * PUT status (admin and dev): sets the run status by hand. A switch that starts a blast or ends a
+   * running one tells the webhooks, as a start or a stop through the API does.
+   */
   async setStatus(actor: Actor, { id, status }: StatusInput): Promise<{ data: WhatsappDto }> {
     assertCan(actor, 'account.status');
-    const acc = await this.accounts.setRunStatus(id, status);
+    const before = await this.repo.byId(id);
+    if (!before) throw notFound('WhatsApp account not found.');
+    // idle through the guarded switch: of this and the loop's own end, only the one that flips it is told
+    const ended = status === 'idle' ? await this.accounts.stopSending(id) : null;
+    const acc = ended ?? (await this.accounts.setRunStatus(id, status));
     if (!acc) throw notFound('WhatsApp account not found.');
+    if (ended) {
+      const data = { ...WhatsappService.ref(ended), reason: 'stopped' as const, message: BLAST_TEXTS.stopped };
+      this.webhooks.emit('blast.finished', ended.userId, data);
+    }
+    if (status === 'sending' && before.status !== 'sending') {
+      this.webhooks.emit('blast.started', acc.userId, { ...WhatsappService.ref(acc), start_at: null });
+    }
     if (status === 'sending') await this.broadcast(acc.userId, 'sending', { deviceId: acc.clientid, status });
     else await this.broadcast(acc.userId, 'idle', { deviceId: acc.clientid, status });
     return { data: acc };
@@ -170,13 +184,17 @@ export class WhatsappService {
     }
     await this.accounts.liftSuspension(id);
     let state: WhatsappState = 'disconnected';
+    let answered = false;
     try {
       const r = await callDevice(this.bus, acc.clientid, 'activate', { privileged: true }, { timeoutMs: 2000 });
+      answered = r.ok;
       if (r.ok) state = r.data.state;
     } catch {
       // no worker holds it right now: the sweep restores it and its state follows
     }
     const updated = (await this.repo.byId(id)) ?? acc;
+    // a holder that answered told the webhooks itself; with none, the suspension lifted leaves it disconnected
+    if (!answered) this.webhooks.emit('account.state', acc.userId, { ...WhatsappService.ref(updated), state });
     await this.broadcast(acc.userId, 'connection.update', {
       deviceId: acc.clientid,
       state,
@@ -239,8 +257,10 @@ export class WhatsappService {
     // one start wins: the switch flips only from idle on a connected account
     const flipped = await this.accounts.startSending(acc.id, scheduled);
     if (!flipped) throw conflict('Sedang mengirim');
-    // told before the holder starts, so the event comes before the blast's first message
-    this.webhooks.emit('blast.started', flipped.userId, WhatsappService.ref(flipped));
+    // told before the holder starts, so the event comes before the blast's first message; a scheduled
+    // blast is told now, with the time it will start
+    const started = { ...WhatsappService.ref(flipped), start_at: scheduled?.toISOString() ?? null };
+    this.webhooks.emit('blast.started', flipped.userId, started);
     try {
       const r = await callDevice(
         this.bus,
