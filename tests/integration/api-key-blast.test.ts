@@ -5,6 +5,7 @@ import { rows } from '../../core/src/db/client';
 import { buildOpenApi } from '../../server/src/modules/docs/openapi';
 import { bearer } from '../support/api';
 import { useUsers } from '../support/factories';
+import { answerSchema, type JsonSchema, misfits, type OpenApiDoc } from '../support/openapi';
 import { newDeviceId, setSimEnv, useWaHarness } from '../support/wa-engine';
 import { until } from '../support/wait';
 import { verifySignature, WebhookReceiver } from '../support/webhook-receiver';
@@ -17,9 +18,13 @@ setSimEnv({ pairDelayMs: 100, restoreDelayMs: 20, sendLatencyMs: 1, sendFailRate
 const h = useWaHarness({ blastSecondMs: 1 });
 const { member, dev } = useUsers(() => h.database.db, { member: 'member', dev: 'dev' });
 
-/** Calls an operation the document lists (and fails the test if it does not), with the key only. */
+/**
+ * Calls an operation the document lists (and fails the test if it does not), with the key only; a
+ * success must answer a body that fits the document's schema of it, so every field the script
+ * reads is one the document gives.
+ */
 function client(key: string) {
-  const doc = buildOpenApi() as { paths: Record<string, Record<string, unknown>> };
+  const doc = buildOpenApi() as unknown as OpenApiDoc;
   return (method: 'get' | 'post', path: string, body?: object) => {
     const template = path
       .replace(/\/\d+(?=\/|$)/, '/{id}')
@@ -30,7 +35,14 @@ function client(key: string) {
       `${method.toUpperCase()} ${template} is in the OpenAPI document`,
     ).toBeTruthy();
     const req = request(h.app)[method](`/api${path}`).set('X-API-Key', key);
-    return body ? req.send(body) : req;
+    return (body ? req.send(body) : req).then((res) => {
+      if (res.status < 300) {
+        const schema = answerSchema(doc, method, template, res.status);
+        expect(schema, `${method.toUpperCase()} ${template} documents its ${res.status}`).toBeDefined();
+        expect(misfits(schema as JsonSchema, res.body), `${method.toUpperCase()} ${template}`).toEqual([]);
+      }
+      return res;
+    });
   };
 }
 

@@ -118,6 +118,27 @@ describe('the OpenAPI document', () => {
     expect(data('withdraw.status').required).toEqual(expect.arrayContaining(['withdraw_id', 'status']));
   });
 
+  it("states each success's status and, where a script reads it, the answer's fields", () => {
+    interface Answer {
+      content: Record<string, { schema?: { required?: string[]; additionalProperties?: boolean } }>;
+    }
+    const doc = buildOpenApi() as { paths: Record<string, Record<string, { responses: Record<string, Answer> }>> };
+    const answer = (method: string, path: string) => {
+      const [status, ...more] = Object.keys(doc.paths[path][method].responses).filter((s) => s.startsWith('2'));
+      expect(more, `${method} ${path} has one success`).toEqual([]);
+      return { status, schema: doc.paths[path][method].responses[status].content['application/json']?.schema };
+    };
+    expect(answer('post', '/admin/apikeys').status).toBe('201');
+    expect(answer('post', '/admin/apikeys').schema?.required).toEqual(expect.arrayContaining(['id', 'key']));
+    expect(answer('post', '/admin/webhooks').schema?.required).toEqual(expect.arrayContaining(['id', 'secret']));
+    expect(answer('post', '/admin/webhooks/{id}/deliveries/{deliveryId}/resend').status).toBe('202');
+    expect(answer('post', '/admin/whatsapp/save').status).toBe('201');
+    expect(answer('get', '/admin/messagelog/list-per-page').schema?.required).toEqual(['data', 'meta']);
+    // an answer holds the documented fields and no others
+    expect(answer('get', '/admin/whatsapp/client-state/{deviceId}').schema?.additionalProperties).toBe(false);
+    expect(answer('get', '/admin/phonenumber/export').schema).toBeUndefined();
+  });
+
   it('has no route twice in the registry', () => {
     expect(documented.size).toBe(ROUTES.length);
   });

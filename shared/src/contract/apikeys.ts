@@ -17,20 +17,27 @@ export const createApiKeyBody = z.object({
 });
 
 /** An API key as listed: never the key itself. */
-export interface ApiKeyDto {
-  id: number;
-  name: string;
-  /** the key's first characters, to tell keys apart */
-  prefix: string;
-  read_only: boolean;
-  last_used_at: string | null;
-  created_at: string;
-}
+export const apiKeyDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string().describe("the key's first characters, to tell keys apart"),
+  read_only: z.boolean(),
+  last_used_at: z.string().nullable().describe('ISO time'),
+  created_at: z.string().describe('ISO time'),
+});
+export type ApiKeyDto = z.infer<typeof apiKeyDto>;
 
 /** The answer to POST: the key, shown this once. */
-export interface CreatedApiKey extends ApiKeyDto {
-  key: string;
-}
+export const createdApiKey = apiKeyDto.extend({
+  key: z.string().describe('the key (`wab_…`), shown this once: send it as `X-API-Key` or as a bearer token'),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKey>;
+
+/** GET /api/admin/apikeys */
+export const apiKeyList = z.object({ data: z.array(apiKeyDto) });
+
+/** DELETE /api/admin/apikeys/{id} */
+export const revokedApiKey = z.object({ id: z.number().int(), revoked: z.literal(true) });
 
 export const API_KEY_TEXTS = {
   cap: (n: number) => `You already have ${n} API keys. Revoke one to create another.`,

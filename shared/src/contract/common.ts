@@ -8,11 +8,22 @@ export interface ApiError {
   code?: number;
 }
 
+/** The `meta` of a paged list (§3 "List responses"). */
+export const pageMetaDto = z.object({
+  page: z.number().int(),
+  totalPages: z.number().int().describe('at least 1'),
+  total: z.number().int(),
+  pageSize: z.number().int(),
+});
+
 /** A paged list (§3 "List responses"). */
 export interface Paged<T> {
   data: T[];
-  meta: { page: number; totalPages: number; total: number; pageSize: number };
+  meta: z.infer<typeof pageMetaDto>;
 }
+
+/** The schema of a paged list of `item`: `{data, meta}`, as Paged<T> says. */
+export const pagedOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMetaDto });
 
 /** PostgreSQL cannot store a NUL character in text; a value holding one is refused up front. */
 export const NUL_MSG = 'must not contain a NUL character (\\0).';

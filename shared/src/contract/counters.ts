@@ -22,21 +22,16 @@ export const counterUserParam = z
 export type CounterUser = z.output<typeof counterUserParam>;
 
 /** GET /admin/messagelog/count/{userId} (§3 messageLogCount). */
-export interface MessageLogCount {
-  successCount: number;
-  failCount: number;
-}
+export const messageLogCount = z.object({ successCount: z.number().int(), failCount: z.number().int() });
+export type MessageLogCount = z.infer<typeof messageLogCount>;
 
 /** GET /admin/messagelog/today-count/{userId} and total-count/{userId} (§3 todayCount, totalCount). */
-export interface SuccessFailCount {
-  success: number;
-  fail: number;
-}
+export const successFailCount = z.object({ success: z.number().int(), fail: z.number().int() });
+export type SuccessFailCount = z.infer<typeof successFailCount>;
 
 /** GET /admin/messagelog/today-income/{userId}: whole rupiah. */
-export interface IncomeResponse {
-  income: number;
-}
+export const incomeResponse = z.object({ income: z.number().int() });
+export type IncomeResponse = z.infer<typeof incomeResponse>;
 
 /** GET /admin/withdraw/balance/{userId}: whole rupiah. */
 export interface BalanceResponse {
@@ -49,10 +44,8 @@ export interface TotalBonusResponse {
 }
 
 /** GET /admin/whatsapp/count/{userId} (§3 whatsappCount). */
-export interface WhatsappCount {
-  connectedCount: number;
-  disconnectedCount: number;
-}
+export const whatsappCount = z.object({ connectedCount: z.number().int(), disconnectedCount: z.number().int() });
+export type WhatsappCount = z.infer<typeof whatsappCount>;
 
 /** GET /admin/users/active (§3 usersActiveCount). */
 export interface UsersActiveCount {
@@ -66,7 +59,8 @@ export interface ProxyUseCount {
 }
 
 /** GET /admin/phonenumber/count-blast. */
-export interface PhoneBlastCount {
-  blasted: number;
-  unBlasted: number;
-}
+export const phoneBlastCount = z.object({
+  blasted: z.number().int().describe('numbers sent to at least once'),
+  unBlasted: z.number().int().describe('active numbers not sent to yet'),
+});
+export type PhoneBlastCount = z.infer<typeof phoneBlastCount>;

@@ -1,20 +1,32 @@
 import { z } from 'zod';
-import { ACTIVE_STATUSES, PHONE_STATUSES, type PhoneStatus } from '../constants';
+import { ACTIVE_STATUSES, PHONE_STATUSES } from '../constants';
 import { normalizePhone } from '../format';
-import { pageQuery, requiredText } from './common';
+import { pagedOf, pageQuery, requiredText } from './common';
 
 /** A target phone number as the API returns it (§3 Phone number). */
-export interface PhoneNumberDto {
-  id: number;
-  number: string;
-  name: string;
-  status: PhoneStatus;
-  /** 1 while a blast is sending to it */
-  in_use: number;
-  count_success: number;
-  count_fail: number;
-  last_sent: string | null;
-}
+export const phoneNumberDto = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  name: z.string(),
+  status: z.enum(PHONE_STATUSES),
+  in_use: z.number().int().describe('1 while a blast is sending to it'),
+  count_success: z.number().int(),
+  count_fail: z.number().int(),
+  last_sent: z.string().nullable().describe('ISO time'),
+});
+export type PhoneNumberDto = z.infer<typeof phoneNumberDto>;
+
+/** GET /admin/phonenumber/{id} */
+export const phoneNumberResponse = z.object({ phoneNumber: phoneNumberDto });
+
+/** POST /admin/phonenumber/save (201) and PUT /admin/phonenumber/{id}: the number as stored. */
+export const savedPhoneNumber = z.object({ phoneNumber: phoneNumberDto, msg: z.string() });
+
+/** DELETE /admin/phonenumber/{id} */
+export const deletedPhoneNumber = z.object({ id: z.number().int(), msg: z.string() });
+
+/** GET /admin/phonenumber/list-per-page */
+export const phoneNumberPage = pagedOf(phoneNumberDto);
 
 /** An import's outcome (§3 Import result): rows added, and rows passed over with the reason. */
 export interface ImportSkipped {

@@ -1,38 +1,40 @@
 import { z } from 'zod';
-import { MESSAGE_LOG_STATUSES, type MessageLogStatus } from '../constants';
-import { hasNul, optionalId, pageQuery } from './common';
+import { MESSAGE_LOG_STATUSES } from '../constants';
+import { hasNul, optionalId, pagedOf, pageMetaDto, pageQuery } from './common';
+
+const int = () => z.number().int();
 
 /** The figures of a report row and of its totals (issue 11 Reports). */
-export interface ReportFigures {
-  /** messages WhatsApp accepted (delivered and read ones included) */
-  sent: number;
-  delivered: number;
-  read: number;
-  /** messages WhatsApp refused, or reported failed */
-  failed: number;
-  /** targets who asked to stop, by replying to the account */
-  optout: number;
-  /** the member's fees paid for these messages, whole rupiah */
-  income: number;
-}
+export const reportFigures = z.object({
+  sent: int().describe('messages WhatsApp accepted (delivered and read ones included)'),
+  delivered: int(),
+  read: int(),
+  failed: int().describe('messages WhatsApp refused, or reported failed'),
+  optout: int().describe('targets who asked to stop, by replying to the account'),
+  income: int().describe("the member's fees paid for these messages, whole rupiah"),
+});
+export type ReportFigures = z.infer<typeof reportFigures>;
 
 /** One account's day (APP_TIMEZONE). */
-export interface ReportRow extends ReportFigures {
-  date: string;
-  user_id: number;
-  whatsapp_id: number;
-  /** the account's phone number, null when it was deleted */
-  phonenumber: string | null;
-  /** the member's name */
-  name: string;
-}
+export const reportRow = reportFigures.extend({
+  date: z.string().describe('YYYY-MM-DD'),
+  user_id: int(),
+  whatsapp_id: int(),
+  phonenumber: z.string().nullable().describe("the account's phone number, null when it was deleted"),
+  name: z.string().describe("the member's name"),
+});
+export type ReportRow = z.infer<typeof reportRow>;
 
 /** GET /admin/report: a page of rows, newest day first, and the totals of every row of the filter. */
-export interface ReportResponse {
-  data: ReportRow[];
-  totals: ReportFigures;
-  meta: { page: number; totalPages: number; total: number; pageSize: number; from: string; to: string };
-}
+export const reportResponse = z.object({
+  data: z.array(reportRow),
+  totals: reportFigures,
+  meta: pageMetaDto.extend({
+    from: z.string().describe('the first day covered, YYYY-MM-DD'),
+    to: z.string().describe('the last day covered, YYYY-MM-DD'),
+  }),
+});
+export type ReportResponse = z.infer<typeof reportResponse>;
 
 /** The longest range a report covers. */
 export const REPORT_MAX_DAYS = 366;
@@ -94,29 +96,32 @@ export const REPORT_CSV_COLUMNS = [
 ] as const;
 
 /** One message of the log (GET /admin/messagelog/list-per-page). */
-export interface MessageLogItem {
-  id: number;
-  user_id: number;
-  /** the member's name */
-  name: string;
-  whatsapp_id: number | null;
-  phonenumber: string | null;
-  target: string;
-  template_id: number | null;
-  /** the start of the template's text (WhatsApp markup), null when the template was deleted */
-  template_text: string | null;
-  /** WhatsApp's id of the sent message (receipts and revokes name it) */
-  wa_message_id: string | null;
-  status: MessageLogStatus;
-  fee: number;
-  /** a fee held until delivery (payout_on 'delivered') */
-  fee_due: number;
-  error: string | null;
-  created_at: string;
-  sent_at: string | null;
-  delivered_at: string | null;
-  read_at: string | null;
-}
+export const messageLogItem = z.object({
+  id: int(),
+  user_id: int(),
+  name: z.string().describe("the member's name"),
+  whatsapp_id: int().nullable(),
+  phonenumber: z.string().nullable(),
+  target: z.string(),
+  template_id: int().nullable(),
+  template_text: z
+    .string()
+    .nullable()
+    .describe("the start of the template's text (WhatsApp markup), null when the template was deleted"),
+  wa_message_id: z.string().nullable().describe("WhatsApp's id of the sent message (receipts and revokes name it)"),
+  status: z.enum(MESSAGE_LOG_STATUSES),
+  fee: int(),
+  fee_due: int().describe("a fee held until delivery (payout_on 'delivered')"),
+  error: z.string().nullable(),
+  created_at: z.string().describe('ISO time'),
+  sent_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  read_at: z.string().nullable(),
+});
+export type MessageLogItem = z.infer<typeof messageLogItem>;
+
+/** GET /admin/messagelog/list-per-page: 20 a page, newest first. */
+export const messageLogPage = pagedOf(messageLogItem);
 
 /** GET /admin/messagelog/list-per-page?page&user_id&whatsapp_id&status&search (search: the target number). */
 export const messageLogListQuery = pageQuery.extend({
@@ -135,22 +140,30 @@ export const messageLogListQuery = pageQuery.extend({
 export type MessageLogListQuery = z.output<typeof messageLogListQuery>;
 
 /** One hour of the messages chart. */
-export interface HourFigures {
-  /** the hour's start, ISO */
-  hour: string;
-  sent: number;
-  delivered: number;
-  failed: number;
-}
+export const hourFigures = z.object({
+  hour: z.string().describe("the hour's start, ISO"),
+  sent: int(),
+  delivered: int(),
+  failed: int(),
+});
+export type HourFigures = z.infer<typeof hourFigures>;
 
 /** GET /admin/report/charts?user_id: what the dashboards draw. */
-export interface ChartsResponse {
-  /** messages per hour for the last 7 days (by the hour they were sent) */
-  hourly: HourFigures[];
-  /** delivery rate per account over the last 7 days: delivered / sent */
-  accounts: Array<{ whatsapp_id: number; phonenumber: string | null; sent: number; delivered: number; rate: number }>;
-  /** income per day over the last 30 days */
-  income: Array<{ date: string; income: number }>;
-}
+export const chartsResponse = z.object({
+  hourly: z.array(hourFigures).describe('messages per hour for the last 7 days (by the hour they were sent)'),
+  accounts: z
+    .array(
+      z.object({
+        whatsapp_id: int(),
+        phonenumber: z.string().nullable(),
+        sent: int(),
+        delivered: int(),
+        rate: z.number(),
+      }),
+    )
+    .describe('delivery rate per account over the last 7 days: delivered / sent'),
+  income: z.array(z.object({ date: z.string(), income: int() })).describe('income per day over the last 30 days'),
+});
+export type ChartsResponse = z.infer<typeof chartsResponse>;
 
 export const chartsQuery = z.object({ user_id: optionalId('user_id') });

@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { type Role, RUN_STATUSES, type WHATSAPP_STATES } from '../constants';
+import { type Role, RUN_STATUSES, WHATSAPP_STATES } from '../constants';
 import { normalizePhone } from '../format';
-import { idField, optionalId, optionalText, pageQuery, requiredNumber, searchQuery, wholeNumber } from './common';
+import {
+  idField,
+  optionalId,
+  optionalText,
+  pagedOf,
+  pageQuery,
+  requiredNumber,
+  searchQuery,
+  wholeNumber,
+} from './common';
 
 /** §4 Account creation flow: id-{timestamp}-{random 0-9999}. */
 export const DEVICE_ID_PATTERN = /^id-\d{10,16}-\d{1,4}$/;
@@ -251,37 +260,84 @@ export const whatsappListQuery = pageQuery.extend({
   ),
 });
 
-export interface WhatsappDto {
-  id: number;
-  clientid: string;
-  deviceId: string;
-  userId: number;
-  user_id: number;
-  previousDeviceId: string | null;
-  phonenumber: string | null;
-  pushname: string | null;
-  server: string | null;
-  serialized: string | null;
-  proxyId: number | null;
-  reconnect: number;
-  interval: number | null;
-  state: (typeof WHATSAPP_STATES)[number] | null;
-  status: (typeof RUN_STATUSES)[number];
-  count_success: number;
-  count_fail: number;
-  income: number;
-  suspended: boolean;
-  suspended_count: number;
-  /** account safety: no blast until this time (ISO) after ban signals, with why; null when not paused */
-  paused_until: string | null;
-  pause_reason: string | null;
-  /** account safety: blast messages it may send today (the warm-up cap), and those it sent */
-  daily_cap: number;
-  sent_today: number;
-  /** a scheduled blast starts sending at this time (ISO); null when none is scheduled */
-  scheduled_at: string | null;
-  /** the engine its session runs on; null: whatsapp-web.js (an account from before engines) or the simulator */
-  engine: WaEngine | null;
-  createdAt: string;
-  User?: { firstname: string; lastname: string; email: string };
-}
+const int = () => z.number().int();
+const iso = (what: string) => z.string().nullable().describe(`${what} (ISO time)`);
+
+/** A saved WhatsApp account as the API returns it. */
+export const whatsappDto = z.object({
+  id: int(),
+  clientid: z.string().describe('the device id it logged in with (id-{timestamp}-{number})'),
+  deviceId: z.string().describe('the same as clientid'),
+  userId: int(),
+  user_id: int(),
+  previousDeviceId: z.string().nullable(),
+  phonenumber: z.string().nullable(),
+  pushname: z.string().nullable(),
+  server: z.string().nullable(),
+  serialized: z.string().nullable(),
+  proxyId: int().nullable(),
+  reconnect: int(),
+  interval: int().nullable().describe('seconds between two sends of this account'),
+  state: z.enum(WHATSAPP_STATES).nullable(),
+  status: z.enum(RUN_STATUSES).describe("'sending' while a blast runs"),
+  count_success: int(),
+  count_fail: int(),
+  income: int(),
+  suspended: z.boolean(),
+  suspended_count: int(),
+  paused_until: iso('account safety: no blast until this time after ban signals; null when not paused'),
+  pause_reason: z.string().nullable(),
+  daily_cap: int().describe('blast messages it may send today (the warm-up cap)'),
+  sent_today: int().describe('blast messages it sent today'),
+  scheduled_at: iso('a scheduled blast starts sending at this time; null when none is scheduled'),
+  engine: z
+    .enum(WA_ENGINES)
+    .nullable()
+    .describe(
+      'the engine its session runs on; null: whatsapp-web.js (an account from before engines) or the simulator',
+    ),
+  createdAt: z.string().describe('ISO time'),
+  User: z
+    .object({ firstname: z.string(), lastname: z.string(), email: z.string() })
+    .optional()
+    .describe('the owner, on lists'),
+});
+export type WhatsappDto = z.infer<typeof whatsappDto>;
+
+/** POST /admin/whatsapp/new-client (201): the login is queued on a worker. */
+export const newClientResponse = z.object({
+  proxyId: int().nullable().describe('the proxy the login goes through'),
+  deviceId: z.string(),
+});
+
+/** POST /admin/whatsapp/remove-client */
+export const removeClientResponse = z.object({
+  deviceId: z.string(),
+  removed: z.boolean().describe('false when no worker ran the login'),
+});
+
+/** GET /admin/whatsapp/qr-new-client/{deviceId}: waits up to 120 s for the worker's first code. */
+export const qrResponse = z.object({
+  qr: z.string().nullable().describe('the text to show as a QR code for the phone to scan'),
+  code: z
+    .string()
+    .nullable()
+    .describe('the pairing code to type on the phone, when new-client was given a phoneNumber'),
+});
+
+/** GET /admin/whatsapp/client-state/{deviceId}: poll it until `connected`, then save. */
+export const clientStateResponse = z.object({
+  state: z.string().describe(`the login's WhatsApp state: ${WHATSAPP_STATES.join(', ')}`),
+});
+
+/** POST /admin/whatsapp/save (201) and GET /admin/whatsapp/{id}. */
+export const whatsappResponse = z.object({ whatsapp: whatsappDto });
+
+/** GET /admin/whatsapp/list and /list/{userId}. */
+export const whatsappList = z.object({ list: z.array(whatsappDto) });
+
+/** GET /admin/whatsapp/list-per-page */
+export const whatsappPage = pagedOf(whatsappDto);
+
+/** POST /admin/whatsapp/start-blasting and /stop-blasting: the message and the account as it is now. */
+export const blastResponse = z.object({ msg: z.string(), data: whatsappDto });

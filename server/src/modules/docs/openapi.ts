@@ -8,9 +8,11 @@ type Schema = Record<string, unknown>;
 /**
  * zod 4's JSON Schema of what a client sends (`io: 'input'`): a preprocess or transform is
  * described by its input side, and anything JSON Schema cannot say becomes `{}` instead of a throw.
+ * A response is described as the server writes it (`io: 'output'`), where an object says
+ * `additionalProperties: false`: the answer holds the documented fields and no others.
  */
-export function jsonSchema(schema: z.ZodType): Schema {
-  const out: Schema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Schema {
+  const out: Schema = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
   delete out.$schema;
   return out;
 }
@@ -55,9 +57,13 @@ function operation(route: RouteDoc): Schema {
     description: roles === 'public' ? 'Public: no token.' : `Roles: ${roles.join(', ')}.`,
     'x-roles': roles,
     responses: {
-      '200': {
-        description: 'Success (some creating routes answer 201)',
-        content: { [route.produces ?? 'application/json']: {} },
+      [String(route.status ?? 200)]: {
+        description: 'Success',
+        content: {
+          [route.produces ?? 'application/json']: route.response
+            ? { schema: jsonSchema(route.response, 'output') }
+            : {},
+        },
       },
       '4XX': ERROR,
     },
@@ -139,7 +145,7 @@ export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
       title: 'WA Blaster API',
       version: '0.1.0',
       description:
-        'Generated from the shared zod contract. Errors are JSON `{msg}` with a 4xx. Each operation lists the roles that may call it in `x-roles`. `webhooks` describes what a webhook endpoint receives for each event.',
+        'Generated from the shared zod contract. Each operation states its success status and, where given, the JSON it answers (those fields and no others). Errors are JSON `{msg}` with a 4xx. Each operation lists the roles that may call it in `x-roles`. `webhooks` describes what a webhook endpoint receives for each event.',
     },
     servers: [{ url: '/api' }],
     tags,

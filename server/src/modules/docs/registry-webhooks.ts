@@ -1,8 +1,19 @@
-import { createWebhookBody, idParam, updateWebhookBody } from '@wa/shared';
+import {
+  createdWebhook,
+  createWebhookBody,
+  deletedWebhook,
+  deliveryIdParam,
+  idParam,
+  resentDelivery,
+  updateWebhookBody,
+  webhookDeliveryList,
+  webhookDto,
+  webhookList,
+} from '@wa/shared';
 import { group, id, type RouteDoc } from './route-doc';
 
 /** A delivery of one of the caller's endpoints. */
-const delivery = { id: idParam, deliveryId: idParam };
+const delivery = { id: idParam, deliveryId: deliveryIdParam };
 
 /**
  * /api/admin/webhooks (issue 13): every role manages its own endpoints; the events each hears and
@@ -16,8 +27,16 @@ export const WEBHOOK_ROUTES: RouteDoc[] = group('webhooks', '/admin/webhooks', [
     summary: 'Register a webhook endpoint (201; its signing secret is shown once)',
     access: 'webhook.manage',
     body: createWebhookBody,
+    status: 201,
+    response: createdWebhook,
   },
-  { method: 'get', path: '/', summary: "The caller's webhook endpoints", access: 'webhook.manage' },
+  {
+    method: 'get',
+    path: '/',
+    summary: "The caller's webhook endpoints",
+    access: 'webhook.manage',
+    response: webhookList,
+  },
   {
     method: 'put',
     path: '/{id}',
@@ -25,14 +44,23 @@ export const WEBHOOK_ROUTES: RouteDoc[] = group('webhooks', '/admin/webhooks', [
     access: 'webhook.manage',
     params: id,
     body: updateWebhookBody,
+    response: webhookDto,
   },
-  { method: 'delete', path: '/{id}', summary: 'Delete a webhook endpoint', access: 'webhook.manage', params: id },
+  {
+    method: 'delete',
+    path: '/{id}',
+    summary: 'Delete a webhook endpoint',
+    access: 'webhook.manage',
+    params: id,
+    response: deletedWebhook,
+  },
   {
     method: 'get',
     path: '/{id}/deliveries',
     summary: "An endpoint's latest 50 deliveries",
     access: 'webhook.manage',
     params: id,
+    response: webhookDeliveryList,
   },
   {
     method: 'post',
@@ -40,5 +68,7 @@ export const WEBHOOK_ROUTES: RouteDoc[] = group('webhooks', '/admin/webhooks', [
     summary: "Send a delivery's event again (202; a new delivery with the same event id)",
     access: 'webhook.manage',
     params: delivery,
+    status: 202,
+    response: resentDelivery,
   },
 ]);

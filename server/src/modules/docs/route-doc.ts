@@ -25,6 +25,13 @@ export interface RouteDoc {
   params?: Record<string, z.ZodType>;
   /** what the route answers on success when it is not JSON */
   produces?: string;
+  /**
+   * the JSON body of a success, a schema of shared/src/contract (the DTO types are inferred from
+   * it, and openapi-responses.test.ts checks real answers against the document's copy)
+   */
+  response?: z.ZodType;
+  /** the success status when it is not 200 */
+  status?: 201 | 202;
 }
 
 /** The roles `access` lets in: 'public', or the roles of the ability (any ∪ own). */

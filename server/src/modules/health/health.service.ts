@@ -1,21 +1,6 @@
 import type { EventBus } from '@wa/core/realtime/bus';
+import type { Health, PartHealth } from '@wa/shared';
 import type { HealthRepo } from './health.repo';
-
-/** One part's answer: whether it is up and how long it took to say so. */
-export interface PartHealth {
-  up: boolean;
-  ms: number;
-}
-
-export interface Health {
-  /** 'ok': everything the API needs answers; 'down': the database or Redis does not (503) */
-  status: 'ok' | 'down';
-  database: PartHealth;
-  /** null without REDIS_URL: jobs and events then stay in the API process */
-  redis: PartHealth | null;
-  /** live workers and the accounts they hold; unknown (null) while the database is down */
-  workers: { live: number; accounts: number } | null;
-}
 
 /** No check may hold the answer longer than this: a load balancer's probe must not hang. */
 export const CHECK_TIMEOUT_MS = 2000;
