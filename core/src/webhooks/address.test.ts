@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { assertWebhookUrl, isPublicAddress, literalAllowed, parseWebhookUrl, publicLookup } from './address';
+import {
+  assertWebhookUrl,
+  isPublicAddress,
+  limitLookups,
+  literalAllowed,
+  parseWebhookUrl,
+  publicLookup,
+} from './address';
 
 describe('isPublicAddress', () => {
   it('accepts public unicast addresses only', () => {
@@ -95,5 +102,37 @@ describe('webhook URLs', () => {
       publicLookup('localhost', { all: false }, (e) => resolve(e as Error | null)),
     );
     expect(err?.message).toMatch(/localhost resolves to .*not a public address/);
+  });
+
+  it("lets at most two members' lookups hold the thread pool; the others wait their turn, and every one is answered", async () => {
+    const pending: Array<() => void> = [];
+    let peak = 0;
+    let running = 0;
+    const slow = limitLookups((host, _options, callback) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      // a name server that takes its time: answered when the test says so
+      pending.push(() => {
+        running -= 1;
+        callback(null, [{ address: `93.184.215.${host.length}`, family: 4 }]);
+      });
+    }, 2);
+    const answers = Array.from(
+      { length: 5 },
+      (_, i) =>
+        new Promise<string>((resolve) =>
+          slow(`h${'x'.repeat(i)}`, { all: true, verbatim: true }, (_e, a) => resolve(a[0]?.address ?? '')),
+        ),
+    );
+    expect(pending.length).toBe(2);
+    while (pending.length) pending.shift()?.();
+    expect(await Promise.all(answers)).toEqual([
+      '93.184.215.1',
+      '93.184.215.2',
+      '93.184.215.3',
+      '93.184.215.4',
+      '93.184.215.5',
+    ]);
+    expect(peak).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { WEBHOOK_TEXTS } from '@wa/shared';
 import ipaddr from 'ipaddr.js';
@@ -50,9 +50,40 @@ export function parseWebhookUrl(raw: string): URL {
   return url;
 }
 
+type AllLookup = (
+  host: string,
+  options: LookupAllOptions & { verbatim: true },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/**
+ * `lookup` with at most `max` calls in flight; the others wait their turn. getaddrinfo runs on
+ * libuv's thread pool (4 threads, shared with file access and crypto), so the names of members'
+ * webhooks, whose name servers anyone can make slow, may hold at most `max` of its threads.
+ */
+export function limitLookups(lookup: AllLookup, max: number): AllLookup {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return (host, options, callback) => {
+    const run = () => {
+      running += 1;
+      lookup(host, options, (err, addresses) => {
+        running -= 1;
+        waiting.shift()?.();
+        callback(err, addresses);
+      });
+    };
+    if (running < max) run();
+    else waiting.push(run);
+  };
+}
+
+/** Lookups of restricted owners' webhook hosts (see limitLookups). */
+const restrictedLookup = limitLookups(dnsLookup as unknown as AllLookup, 2);
+
 function resolveAll(host: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) =>
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+    restrictedLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
   );
 }
 
@@ -94,7 +125,7 @@ export class NotPublicAddressError extends Error {
  * connection goes to the address checked, never to one a second resolution returns.
  */
 export const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
+  restrictedLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     const list = addresses as LookupAddress[];
     const bad = list.find((a) => !isPublicAddress(a.address));
