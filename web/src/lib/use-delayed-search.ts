@@ -47,3 +47,12 @@ export function withParam(params: URLSearchParams, key: string, value: string, f
   if (firstPage) next.set('page', '1');
   return next;
 }
+
+/**
+ * The query as the address bar has it now. A screen's `useSearchParams()` is the query of its last
+ * render, and the router draws a navigation as a transition, later when the machine is busy: two
+ * filter changes in a row built on it would lose the first. Build the next query on this instead.
+ */
+export function latestParams(): URLSearchParams {
+  return new URLSearchParams(window.location.search);
+}

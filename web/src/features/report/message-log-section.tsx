@@ -6,7 +6,7 @@ import type { Column } from '../../components/data-table';
 import { FilterSelect } from '../../components/filter-select';
 import { ListTable } from '../../components/list-table';
 import { SearchFields } from '../../components/search-fields';
-import { useDelayedSearch, withParam } from '../../lib/use-delayed-search';
+import { latestParams, useDelayedSearch, withParam } from '../../lib/use-delayed-search';
 import { useListPage } from '../../lib/use-list-page';
 import { reportApi } from './api';
 
@@ -95,7 +95,7 @@ export function MessageLogSection({
   const list = useListPage(fetchPage, q, 'lpage');
   /** a new filter starts the log on its first page */
   const setFilter = (key: string, value: string) => {
-    const next = withParam(params, key, value, false);
+    const next = withParam(latestParams(), key, value, false);
     next.delete('lpage');
     setParams(next);
   };

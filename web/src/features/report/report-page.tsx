@@ -6,7 +6,7 @@ import { type Column, DataTable, Pagination } from '../../components/data-table'
 import { ExportButtons } from '../../components/export-buttons';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { RefreshButton } from '../../components/refresh-button';
-import { withParam } from '../../lib/use-delayed-search';
+import { latestParams, withParam } from '../../lib/use-delayed-search';
 import { useListPage } from '../../lib/use-list-page';
 import { useAuth } from '../auth/auth-context';
 import { type ReportFilter, reportApi } from './api';
@@ -79,8 +79,9 @@ export function ReportPage() {
   // the days the server used (the last 7 by default): shown in the inputs and sent with an export
   const shown: FilterValues = { from: from ?? meta?.from ?? '', to: to ?? meta?.to ?? '', userId, whatsappId };
   const exported: ReportFilter = { ...shown, from: shown.from || undefined, to: shown.to || undefined };
+  // built on the query as it is now, not as last drawn: two quick changes both stay
   const change = (patch: Partial<FilterValues>) => {
-    let next = new URLSearchParams(params);
+    let next = latestParams();
     const keys: [keyof FilterValues, string][] = [
       ['from', 'from'],
       ['to', 'to'],
