@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import { apiAs } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
-import { freshTargets as freshTargetsIn } from '../support/safety';
+import { freshTargets as freshTargetsIn, fullSpeedBlasts } from '../support/safety';
 import { setSimEnv, useWaHarness, waHelpers } from '../support/wa-engine';
 import { until } from '../support/wait';
 import { type Received, verifySignature, WebhookReceiver } from '../support/webhook-receiver';
@@ -50,10 +50,7 @@ beforeAll(async () => {
   admin = await createUser(db, { role: 'admin' });
   dev = await createUser(db, { role: 'dev' });
   member = await createUser(db, { role: 'member' });
-  await db.execute(sql`insert into settings (id, interval_min, interval_max, price, bank_names, colors)
-    values (1, 0, 0, 100, 'BCA', '#000000') on conflict (id) do update set interval_min = 0, interval_max = 0`);
-  await db.execute(sql`update users set blast_fee = 100, blast_interval_min = 0, blast_interval_max = 0`);
-  await db.execute(sql`insert into message_templates (text, text_wa, status) values ('Halo', 'Halo {name}', 'active')`);
+  await fullSpeedBlasts(db);
   const made = await apiAs(h, admin, '/api/admin/webhooks').post('', {
     url: receiver.url(),
     events: [

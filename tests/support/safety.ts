@@ -29,3 +29,11 @@ export async function freshTargets(
   }
   return numbers;
 }
+
+/** Blasts at full speed: no interval anywhere, a fee of 100 for everyone, and one active template. */
+export async function fullSpeedBlasts(db: Database['db']): Promise<void> {
+  await db.execute(sql`insert into settings (id, interval_min, interval_max, price, bank_names, colors)
+    values (1, 0, 0, 100, 'BCA', '#000000') on conflict (id) do update set interval_min = 0, interval_max = 0`);
+  await db.execute(sql`update users set blast_fee = 100, blast_interval_min = 0, blast_interval_max = 0`);
+  await db.execute(sql`insert into message_templates (text, text_wa, status) values ('Halo', 'Halo {name}', 'active')`);
+}
