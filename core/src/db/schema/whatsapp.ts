@@ -48,6 +48,11 @@ export const whatsappAccounts = pgTable(
     /** a pause after ban signals: no blast until then (admin/dev may lift it) */
     pausedUntil: timestamp('paused_until', { withTimezone: true }),
     pauseReason: text('pause_reason'),
+    /**
+     * why the account's running loop waits on the installation (e.g. 'Menunggu Redis…'), written by
+     * its holder while a dependency is down and cleared when the loop goes on; null: not waiting
+     */
+    waitingReason: text('waiting_reason'),
     /** blast sends failed in a row; settings' fail_streak_pause of them pause the account */
     failStreak: integer('fail_streak').notNull().default(0),
     /** session drops in the current window (drops_since + 30 min); 3 pause the account */
@@ -144,6 +149,13 @@ export const whatsappWorkers = pgTable('whatsapp_workers', {
   workerId: text('worker_id').primaryKey(),
   maxLogins: integer('max_logins').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /**
+   * accounts held here whose row says a loop should run (a blast 'sending') but whose loop is not
+   * running, as of the last heartbeat: GET /api/health answers 'degraded' while any live worker has some
+   */
+  stalled: integer('stalled').notNull().default(0),
+  /** the dependency this worker waits for at its last heartbeat ('database', 'redis'), else null */
+  waitingFor: text('waiting_for'),
 });
 
 /**
