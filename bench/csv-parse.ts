@@ -75,7 +75,7 @@ async function parseOnce(parser: ParserName, file: string): Promise<{ rows: numb
     }
   } else if (parser === 'ours') {
     const text = createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>;
-    for await (const batch of parseCsvBatches(text, MAX_ROW_CHARS)) {
+    for await (const batch of parseCsvBatches(text, { maxRowChars: MAX_ROW_CHARS })) {
       rows += batch.length;
       for (const row of batch) fields += row.fields.length;
     }

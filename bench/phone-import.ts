@@ -171,14 +171,14 @@ async function main() {
   const secs = (performance.now() - started) / 1000;
   clearInterval(sampler);
   if (process.env.BENCH_SMAPS) writeFileSync(`${process.env.BENCH_SMAPS}.after`, readFileSync(`/proc/${pid}/smaps`));
-  const result = JSON.parse(body) as { created: unknown[]; skipped: unknown[]; msg?: string };
+  const result = JSON.parse(body) as { created: unknown[]; skipped_total: number; msg?: string };
   if (!result.created) throw new Error(`import failed: ${body.slice(0, 300)}`);
   console.log(
     JSON.stringify({
       database: base ? 'postgres' : 'pglite',
       rows: ROWS,
       created: result.created.length,
-      skipped: result.skipped.length,
+      skipped: result.skipped_total,
       seconds: Number(secs.toFixed(2)),
       idleRssMb: Math.round(idle),
       peakRssMb: Math.round(peak),

@@ -56,6 +56,11 @@ export interface SimConfig {
   readRate: number;
   /** SIM_ACK_DELAY_MS: from a send to its delivery receipt, and from that to its read receipt */
   ackDelayMs: number;
+  /**
+   * SIM_SEND_LOG: a file to which the simulator appends one JSON line per accepted send
+   * (`{deviceId, to, id, at}`), the fault tier's record of what really left a worker (off when unset)
+   */
+  sendLog?: string;
 }
 
 export const DEFAULT_SIM_CONFIG: Readonly<SimConfig> = Object.freeze({
@@ -71,25 +76,19 @@ export const DEFAULT_SIM_CONFIG: Readonly<SimConfig> = Object.freeze({
   ackDelayMs: 1000,
 });
 
-/** IMPORT_* variables: where the bulk importer switches paths (tests and benchmarks move them). */
+/** IMPORT_* variables: how the bulk importer cuts its work (tests and benchmarks move them). */
 export interface ImportTuning {
   /**
-   * IMPORT_REBUILD_MIN_ROWS: from this many new rows (and more than the table holds) the heap is
-   * loaded first and the indexes rebuilt once after, which PGlite does much faster
+   * IMPORT_CHUNK_ROWS: rows inserted per transaction. Each chunk is short so blasts, which update
+   * the same table, never wait long; larger chunks are a little faster on a quiet table
    */
-  rebuildMinRows: number;
-  /**
-   * IMPORT_DIRECT_MAX_EXISTING: tables up to this many rows have their keys read into memory, so
-   * the file loads straight in; larger ones go through a staging table (-1: always staging)
-   */
-  directMaxExisting: number;
+  chunkRows: number;
   /** IMPORT_PROFILE: log the time of each import phase */
   profile: boolean;
 }
 
 export const DEFAULT_IMPORT_TUNING: Readonly<ImportTuning> = Object.freeze({
-  rebuildMinRows: 100_000,
-  directMaxExisting: 200_000,
+  chunkRows: 20_000,
   profile: false,
 });
 
@@ -164,6 +163,8 @@ export function readSimConfig(env: Env, problems: string[]): SimConfig {
     deliverRate: num('SIM_DELIVER_RATE', d.deliverRate, 'rate'),
     readRate: num('SIM_READ_RATE', d.readRate, 'rate'),
     ackDelayMs: num('SIM_ACK_DELAY_MS', d.ackDelayMs, 'ms'),
+    // only when set: the record is a test's opt-in, absent from every other configuration
+    ...(env.SIM_SEND_LOG?.trim() ? { sendLog: env.SIM_SEND_LOG.trim() } : {}),
   };
 }
 
@@ -184,8 +185,7 @@ export function readImportTuning(env: Env, problems: string[]): ImportTuning {
   const d = DEFAULT_IMPORT_TUNING;
   const profile = env.IMPORT_PROFILE?.trim();
   return {
-    rebuildMinRows: num('IMPORT_REBUILD_MIN_ROWS', d.rebuildMinRows, 'count'),
-    directMaxExisting: num('IMPORT_DIRECT_MAX_EXISTING', d.directMaxExisting, 'any-int'),
+    chunkRows: num('IMPORT_CHUNK_ROWS', d.chunkRows, 'count'),
     profile: profile !== undefined && profile !== '' && profile !== '0' && profile !== 'false',
   };
 }

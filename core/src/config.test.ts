@@ -146,7 +146,7 @@ describe('engine, simulator and import tuning', () => {
       readRate: 0.6,
       ackDelayMs: 1000,
     });
-    expect(c.imports).toEqual({ rebuildMinRows: 100_000, directMaxExisting: 200_000, profile: false });
+    expect(c.imports).toEqual({ chunkRows: 20_000, profile: false });
   });
 
   it('reads every variable', () => {
@@ -168,8 +168,7 @@ describe('engine, simulator and import tuning', () => {
       SIM_DELIVER_RATE: '0.5',
       SIM_READ_RATE: '0.25',
       SIM_ACK_DELAY_MS: '20',
-      IMPORT_REBUILD_MIN_ROWS: '1',
-      IMPORT_DIRECT_MAX_EXISTING: '-1',
+      IMPORT_CHUNK_ROWS: '2',
       IMPORT_PROFILE: '1',
     });
     expect(c.engine).toEqual({
@@ -193,7 +192,7 @@ describe('engine, simulator and import tuning', () => {
       readRate: 0.25,
       ackDelayMs: 20,
     });
-    expect(c.imports).toEqual({ rebuildMinRows: 1, directMaxExisting: -1, profile: true });
+    expect(c.imports).toEqual({ chunkRows: 2, profile: true });
     expect(loadConfig({ SIM_SEND_LATENCY_MS: '7' }).sim.sendLatencyMs).toEqual([7, 7]);
   });
 
@@ -217,8 +216,7 @@ describe('engine, simulator and import tuning', () => {
     ['SIM_SEND_LATENCY_MS', '200-50'],
     ['SIM_SEND_LATENCY_MS', 'fast'],
     ['SIM_SEND_LATENCY_MS', '1-2-3'],
-    ['IMPORT_REBUILD_MIN_ROWS', '0'],
-    ['IMPORT_DIRECT_MAX_EXISTING', '-2'],
+    ['IMPORT_CHUNK_ROWS', '0'],
   ])('refuses %s=%s, naming the variable and the value', (name, value) => {
     let error: unknown;
     try {

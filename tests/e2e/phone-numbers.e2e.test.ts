@@ -43,7 +43,8 @@ describe('phone numbers screens', () => {
     ]);
     expect(csv.suggestedFilename()).toBe('phone_numbers_skipped.csv');
     const text = readFileSync((await csv.path()) as string, 'utf8');
-    expect(text.split('\n')[0]).toBe('number,name,status');
+    // the server's full list: each skipped row with its line and reason (issue 19)
+    expect(text.split('\n')[0]).toBe('line,number,name,status,id,reason');
     expect(text.trim().split('\n')).toHaveLength(8);
     const [json] = await Promise.all([
       page.waitForEvent('download'),

@@ -6,10 +6,9 @@ import { rows } from '../../core/src/db/client';
 import { type ApiHarness, bearer, setupApi } from '../support/api';
 import { createUser, type TestUser } from '../support/factories';
 
-// the large-load path (indexes rebuilt after the insert, row count kept by the importer) normally
-// starts at 100,000 new rows; here it starts at one so a small file takes it. Both import paths
-// run it: the direct load (small tables) and the staging path (directMaxExisting -1, as
-// tables too big to hold their keys in memory take)
+// a large import goes in chunks, each its own transaction, with the table's indexes and row-count
+// trigger kept (issue 19: nothing a blast waits on). Chunks of two rows make a small file take
+// several of them.
 let h: ApiHarness;
 let admin: TestUser;
 
@@ -20,13 +19,11 @@ const upload = (csv: string) =>
     .attach('file', Buffer.from(csv), 'numbers.csv');
 
 describe.each([
-  { path: 'loaded directly into a small table', directMax: undefined },
-  { path: 'through the staging path', directMax: -1 },
-])('a large import $path', ({ directMax }) => {
+  { path: 'in chunks of two rows', chunkRows: 2 },
+  { path: 'in one chunk', chunkRows: 20_000 },
+])('a large import $path', ({ chunkRows }) => {
   beforeAll(async () => {
-    h = await setupApi({
-      importTuning: { ...DEFAULT_IMPORT_TUNING, rebuildMinRows: 1, directMaxExisting: directMax ?? 200_000 },
-    });
+    h = await setupApi({ importTuning: { ...DEFAULT_IMPORT_TUNING, chunkRows } });
     admin = await createUser(h.database.db, { role: 'admin' });
   });
   afterAll(async () => {

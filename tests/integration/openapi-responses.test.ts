@@ -224,6 +224,22 @@ describe('the OpenAPI document describes the answers', () => {
     }
   });
 
+  it('of an import of targets and of proxies, with a skipped row (issue 19)', async () => {
+    for (const [template, file] of [
+      ['/admin/phonenumber/import', 'number,name\n081233330001,A\nnot-a-number,B\n'],
+      ['/admin/proxy/import', 'value\n10.3.3.1:8080\nnot-a-proxy\n'],
+    ] as const) {
+      const res = await request(h.app)
+        .post(`/api${template}`)
+        .set(bearer(dev.token))
+        .attach('file', Buffer.from(file), 'import.csv');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.skipped_total).toBe(1);
+      expect(misfits(documentedSchema('post', template, 200), res.body), `${template}: as documented`).toEqual([]);
+      checked.add(`post ${template}`);
+    }
+  });
+
   it('has checked every answer the document describes, among them all a script needs', () => {
     const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops)

@@ -183,7 +183,7 @@ describe('POST /api/admin/proxy/import with bad files', () => {
     expect(await total()).toBe(before + 2);
   });
 
-  it('skips a JSON item longer than the row cap, also in a file that is one huge line', async () => {
+  it('skips a JSON item longer than the row cap, and refuses a file that is only one such item', async () => {
     const before = await total();
     const res = await api(admin).upload(
       '/import',
@@ -193,11 +193,10 @@ describe('POST /api/admin/proxy/import with bad files', () => {
     expect(res.status).toBe(200);
     expect(res.body.created.map((c: { value: string }) => c.value)).toEqual(['10.7.7.3:8080', '10.7.7.4:8080']);
     expect(res.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long', id: null })]);
+    // a file with nothing valid in it is refused, naming its first bad row (issue 19)
     const only = await api(admin).upload('/import', 'one.json', `["${'7'.repeat(1024 * 1024)}"]`);
-    expect(only.status).toBe(200);
-    expect(only.body.created).toEqual([]);
-    expect(only.body.skipped).toEqual([expect.objectContaining({ reason: 'Row is too long' })]);
-    expect(only.body).toMatchObject({ total: 0, totalSkipped: 1 });
+    expect(only.status).toBe(400);
+    expect(only.body).toEqual({ msg: 'The file has no valid proxy: 1 row skipped (line 1: Row is too long).' });
     expect(await total()).toBe(before + 2);
   });
 });

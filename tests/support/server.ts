@@ -17,6 +17,8 @@ export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 export interface TestServer {
   url: string;
   db: Db;
+  /** the server's DATA_DIR (uploads, the imports' temp files under tmp/) */
+  dataDir: string;
   createUser(input: UserInput): Promise<TestUser>;
   close(): Promise<void>;
 }
@@ -54,6 +56,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   return {
     url: `http://127.0.0.1:${port}`,
     db: database.db,
+    dataDir,
     createUser: (input) => createUser(database.db, input),
     close: async () => {
       server.closeAllConnections();

@@ -1,2 +1,2 @@
-/** Every writer that inserts phone numbers takes this advisory lock (imports rely on it). */
+/** Single-row writers of phone numbers take this advisory lock; imports need none (chunked INSERT … ON CONFLICT). */
 export const PHONE_INSERT_LOCK = 727_274_101;

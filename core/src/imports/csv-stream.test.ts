@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from './csv-stream';
 
-async function parse(text: string | string[], max?: number) {
+async function parse(text: string | string[], max?: number, multiline?: boolean) {
   const chunks = Array.isArray(text) ? text : [text];
   async function* gen() {
     yield* chunks;
   }
   const out = [];
-  for await (const r of parseCsv(gen(), max)) out.push(r);
+  for await (const r of parseCsv(gen(), { maxRowChars: max, multiline })) out.push(r);
   return out;
 }
 
@@ -51,5 +51,28 @@ describe('parseCsv', () => {
     expect(await parse('a')).toEqual([{ line: 1, fields: ['a'] }]);
     expect(await parse('')).toEqual([]);
     expect(await parse('\n\n')).toEqual([]);
+  });
+});
+
+describe('parseCsv without multi-line fields (imports)', () => {
+  it('reports a quote left open on its line as that row only and reads the next lines as rows', async () => {
+    const text = 'number,name\n0812,"Bad name\r\n0813,Good\n0814,"Quoted, ok"\n0815,"never closes';
+    const whole = await parse(text, undefined, false);
+    expect(whole).toEqual([
+      { line: 1, fields: ['number', 'name'] },
+      { line: 2, fields: [], badQuote: true },
+      { line: 3, fields: ['0813', 'Good'] },
+      { line: 4, fields: ['0814', 'Quoted, ok'] },
+      { line: 5, fields: [], badQuote: true },
+    ]);
+    for (let size = 1; size < text.length; size++) {
+      const chunks: string[] = [];
+      for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+      expect(await parse(chunks, undefined, false), `chunk size ${size}`).toEqual(whole);
+    }
+  });
+
+  it('still reads doubled quotes and commas inside quotes', async () => {
+    expect(await parse('"a,b","say ""hi"""\n', undefined, false)).toEqual([{ line: 1, fields: ['a,b', 'say "hi"'] }]);
   });
 });

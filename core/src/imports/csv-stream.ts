@@ -1,8 +1,23 @@
-/** A parsed CSV row: its 1-based starting line, its fields, or `tooLong` when it passed the cap. */
+/**
+ * A parsed CSV row: its 1-based starting line, its fields, or `tooLong` when it passed the cap, or
+ * `badQuote` when a quoted field did not close on its line (only with `multiline: false`).
+ */
 export interface CsvRow {
   line: number;
   fields: string[];
   tooLong?: boolean;
+  badQuote?: boolean;
+}
+
+export interface CsvOptions {
+  /** characters a row may hold before it is reported as `tooLong` (64 KB) */
+  maxRowChars?: number;
+  /**
+   * whether a quoted field may hold line breaks (RFC 4180, the default). With false, a quote still
+   * open at the end of its line makes that one row `badQuote` and the next line starts a new row,
+   * so one stray quote costs one row instead of swallowing the rest of the file into a field.
+   */
+  multiline?: boolean;
 }
 
 const COMMA = 44;
@@ -21,15 +36,14 @@ const QUOTE_IN_QUOTED = 3; // a quote inside a quoted field: doubled quote, or t
  * text chunks. A row longer than `maxRowChars` is reported as `tooLong` and not held, so one huge
  * line cannot exhaust memory. Blank lines are skipped.
  */
-export async function* parseCsv(chunks: AsyncIterable<string>, maxRowChars = 64 * 1024): AsyncGenerator<CsvRow> {
-  for await (const rows of parseCsvBatches(chunks, maxRowChars)) yield* rows;
+export async function* parseCsv(chunks: AsyncIterable<string>, opts: CsvOptions = {}): AsyncGenerator<CsvRow> {
+  for await (const rows of parseCsvBatches(chunks, opts)) yield* rows;
 }
 
 /** As `parseCsv`, but yields the rows of each chunk together: one await per chunk, not per row. */
-export async function* parseCsvBatches(
-  chunks: AsyncIterable<string>,
-  maxRowChars = 64 * 1024,
-): AsyncGenerator<CsvRow[]> {
+export async function* parseCsvBatches(chunks: AsyncIterable<string>, opts: CsvOptions = {}): AsyncGenerator<CsvRow[]> {
+  const maxRowChars = opts.maxRowChars ?? 64 * 1024;
+  const multiline = opts.multiline ?? true;
   let state = FIELD_START;
   let fields: string[] = [];
   let field = '';
@@ -81,7 +95,27 @@ export async function* parseCsvBatches(
       }
       if (state === QUOTED) {
         const q = chunk.indexOf('"', i);
-        const end = q === -1 ? n : q;
+        let end = q === -1 ? n : q;
+        if (!multiline) {
+          const lf = chunk.indexOf('\n', i);
+          const cr = chunk.indexOf('\r', i);
+          const br = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+          if (br !== -1 && br < end) end = br;
+          if (end === br) {
+            // the quote never closed on its line: this row is lost, the next line is a row again
+            rows.push({ line: rowLine, fields: [], badQuote: true });
+            fields = [];
+            field = '';
+            rowChars = 0;
+            tooLong = false;
+            state = FIELD_START;
+            line++;
+            rowLine = line;
+            if (chunk.charCodeAt(br) === CR) skipLF = true;
+            i = br + 1;
+            continue;
+          }
+        }
         const part = chunk.slice(i, end);
         for (let k = part.indexOf('\n'); k !== -1; k = part.indexOf('\n', k + 1)) line++;
         add(part);
@@ -134,7 +168,9 @@ export async function* parseCsvBatches(
     }
     if (rows.length) yield rows;
   }
-  if (state !== FIELD_START || field !== '' || fields.length) {
+  if (state === QUOTED && !multiline) {
+    yield [{ line: rowLine, fields: [], badQuote: true }];
+  } else if (state !== FIELD_START || field !== '' || fields.length) {
     const row = endRow();
     if (row) yield [row];
   }

@@ -15,7 +15,7 @@ export interface ImportFile {
 
 /** One record of an import file, its fields by name; `error` when the row could not be read. */
 export interface ImportRecord {
-  /** line (CSV) or element position (JSON), for messages */
+  /** line (CSV, where the row starts) or element position (JSON), for messages */
   at: number;
   fields: Record<string, string>;
   error?: string;
@@ -57,11 +57,19 @@ export async function* readRecordBatches(file: ImportFile, columns: readonly str
     return;
   }
   let order: number[] | null = null;
-  for await (const rows of parseCsvBatches(file.text, MAX_ROW_CHARS)) {
+  // with a header, a row may carry as many fields as it names (without one, extra fields are ignored)
+  let width = Number.POSITIVE_INFINITY;
+  // no line breaks inside quotes: an import's fields never hold one, and a stray quote must cost
+  // its own row only, not every row after it
+  for await (const rows of parseCsvBatches(file.text, { maxRowChars: MAX_ROW_CHARS, multiline: false })) {
     const out: ImportRecord[] = [];
     for (const row of rows) {
       if (row.tooLong) {
         out.push({ at: row.line, fields: {}, error: 'Row is too long' });
+        continue;
+      }
+      if (row.badQuote) {
+        out.push({ at: row.line, fields: {}, error: 'Unclosed quote: a quoted field does not end on its line' });
         continue;
       }
       if (order === null) {
@@ -73,6 +81,7 @@ export async function* readRecordBatches(file: ImportFile, columns: readonly str
         );
         if (names.includes(columns[0])) {
           order = columns.map((c) => names.indexOf(c));
+          width = names.length;
           continue;
         }
         order = columns.map((_, i) => i);
@@ -81,6 +90,13 @@ export async function* readRecordBatches(file: ImportFile, columns: readonly str
       for (let i = 0; i < columns.length; i++) {
         const k = order[i];
         fields[columns[i]] = k >= 0 && k < row.fields.length ? row.fields[k].trim() : '';
+      }
+      // trailing empty fields (a trailing comma) are harmless; more filled ones shift the columns
+      let used = row.fields.length;
+      while (used > 0 && row.fields[used - 1].trim() === '') used--;
+      if (used > width) {
+        out.push({ at: row.line, fields, error: `Wrong columns: ${used} fields, the header has ${width}` });
+        continue;
       }
       out.push({ at: row.line, fields });
     }

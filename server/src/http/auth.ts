@@ -21,19 +21,25 @@ export function bearerToken(req: Request): string | null {
 
 /** The validator's uploaded file, which the list's Target File links to (§2). */
 const VALIDATOR_FILE_PATH = /^\/api\/admin\/validator\/file\/[^/]+$/;
+/** An import's full skipped list, which the import card's download button links to. */
+const IMPORT_SKIPPED_PATH = /^\/api\/admin\/(phonenumber|proxy)\/import\/skipped\/[^/]+$/;
 /** The devs' queue dashboard: a page with its own scripts and API calls, all GETs (read-only). */
 const QUEUE_BOARD_PATH = /^\/api\/dev\/queues(\/|$)/;
 
 /**
- * A file download started by a plain link (GET …/export, GET …/validator/file/{id}) cannot carry
- * a bearer header, so those GETs alone may use the authToken cookie: the browser then streams the
- * file to disk, never holding a million rows in the page. The devs' queue dashboard (GET
- * /api/dev/queues/…, read-only) is a page opened by a link too. Nothing else reads the cookie, and
- * never for anything but GET, so no write is exposed to CSRF.
+ * A file download started by a plain link (GET …/export, GET …/validator/file/{id}, GET
+ * …/import/skipped/{id}) cannot carry a bearer header, so those GETs alone may use the authToken
+ * cookie: the browser then streams the file to disk, never holding a million rows in the page.
+ * The devs' queue dashboard (GET /api/dev/queues/…, read-only) is a page opened by a link too.
+ * Nothing else reads the cookie, and never for anything but GET, so no write is exposed to CSRF.
  */
 function downloadCookieToken(req: Request): string | null {
   const full = req.baseUrl + req.path;
-  const download = req.path.endsWith('/export') || VALIDATOR_FILE_PATH.test(full) || QUEUE_BOARD_PATH.test(full);
+  const download =
+    req.path.endsWith('/export') ||
+    VALIDATOR_FILE_PATH.test(full) ||
+    IMPORT_SKIPPED_PATH.test(full) ||
+    QUEUE_BOARD_PATH.test(full);
   if (req.method !== 'GET' || !download) return null;
   const header = req.get('cookie');
   if (!header) return null;

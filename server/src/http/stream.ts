@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { csvCell } from '@wa/shared';
 import type { Response } from 'express';
 import { writeChunk } from '../imports/write-chunk';
@@ -40,4 +42,12 @@ export async function streamDownload<T extends { id: number }>(
   }
   if (opts.format === 'json') await writeChunk(res, ']');
   res.end();
+}
+
+/** Streams a CSV file already written (an import's skipped list) as a download named `filename`. */
+export async function sendCsv(res: Response, file: { stream: Readable; filename: string }): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+  res.type('text/csv; charset=utf-8');
+  await pipeline(file.stream, res);
 }

@@ -5,8 +5,8 @@ export interface BulkTarget {
   key: 'number' | 'value';
   /** the columns read from the file and inserted, key first */
   columns: readonly string[];
-  /** advisory lock taken by every writer that inserts into the table */
-  lockKey: number;
+  /** what a row is, in messages: 'phone number', 'proxy' */
+  label: string;
   /** turns a record's fields into the row to insert (key first), or the reason to skip it */
   normalize(fields: Record<string, string>): { values: string[] } | { reason: string };
   /** the API shape of a created row */

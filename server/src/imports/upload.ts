@@ -6,6 +6,8 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 
 export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
+/** An upload that sends nothing for this long is given up (its temp files removed). */
+export const IMPORT_IDLE_MS = 30_000;
 
 /**
  * Receives the multipart field `file` and hands it to `handle` while it is still arriving, so a
@@ -15,10 +17,11 @@ export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 export function receiveImport<T>(
   req: Request,
   handle: (file: ImportFile) => Promise<T>,
-  opts: { accept?: ImportExt[]; maxBytes?: number } = {},
+  opts: { accept?: ImportExt[]; maxBytes?: number; idleMs?: number } = {},
 ): Promise<T> {
   const accept = opts.accept ?? ['csv', 'json'];
   const maxBytes = opts.maxBytes ?? IMPORT_MAX_BYTES;
+  const idleMs = opts.idleMs ?? IMPORT_IDLE_MS;
   const wrongType = badRequest(
     accept.length === 1
       ? `Only .${accept[0]} files are accepted.`
@@ -37,7 +40,17 @@ export function receiveImport<T>(
     }
     let handled = false;
     let settled = false;
+    // the file stream being read, until it has ended: a cut-off upload must end the reading (it
+    // would otherwise wait for bytes that never come)
+    let reading: Readable | null = null;
+    let idle: NodeJS.Timeout | null = null;
+    const cutOff = (err: AppError) => {
+      if (idle) clearTimeout(idle);
+      if (reading && !reading.readableEnded) reading.destroy(err);
+      finish(err);
+    };
     const finish = (err: unknown, value?: T) => {
+      if (idle) clearTimeout(idle);
       if (settled) return;
       settled = true;
       if (err) {
@@ -66,6 +79,15 @@ export function receiveImport<T>(
       stream.on('limit', () => {
         stream.destroy(new AppError(413, `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
       });
+      reading = stream;
+      const stalled = () => cutOff(new AppError(408, `The upload stalled: nothing arrived for ${idleMs / 1000} s.`));
+      idle = setTimeout(stalled, idleMs);
+      // bytes arriving on the request, not read from the file stream (a 'data' listener there
+      // would take the flow from the parser)
+      req.on('data', () => idle?.refresh());
+      stream.once('end', () => {
+        if (idle) clearTimeout(idle);
+      });
       stream.setEncoding('utf8');
       const declared = Number(req.headers['content-length']);
       handle({
@@ -87,8 +109,12 @@ export function receiveImport<T>(
     bb.on('close', () => {
       if (!handled) finish(badRequest('File is required.'));
     });
-    bb.on('error', () => finish(badRequest('The upload was cut off or is not valid multipart/form-data.')));
-    req.on('aborted', () => finish(badRequest('The upload was cut off.')));
+    bb.on('error', () => cutOff(badRequest('The upload was cut off or is not valid multipart/form-data.')));
+    req.on('aborted', () => cutOff(badRequest('The upload was cut off.')));
+    // a client gone before its file has ended (the socket closed mid-body)
+    req.on('close', () => {
+      if (!req.complete) cutOff(badRequest('The upload was cut off.'));
+    });
     req.pipe(bb);
   });
 }

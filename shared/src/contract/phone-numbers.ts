@@ -42,6 +42,41 @@ export interface ImportResult<T> {
   skipped: ImportSkipped[];
 }
 
+/** How many skipped rows an import's answer lists; the full list is a download (`skipped_id`). */
+export const IMPORT_SKIPPED_SHOWN = 1000;
+
+/** A row a bulk import (phone numbers, proxies) passed over: where it is in the file, and why. */
+export const importSkippedRow = z.object({
+  line: z.number().int().describe('CSV: the line the row starts on; JSON: the element position (1-based)'),
+  number: z.string().describe("the row's key as read (a proxy import repeats it as `value`)"),
+  name: z.string(),
+  status: z.string().describe('the status of the row holding the key, else as read'),
+  id: z.number().int().nullable().describe('the row that already holds this key, when there is one'),
+  reason: z.string(),
+});
+export type ImportSkippedRow = z.infer<typeof importSkippedRow>;
+
+/** The fields every bulk import answers besides its created rows (§3 Import result). */
+export const importOutcome = z.object({
+  skipped: z.array(importSkippedRow).describe(`the first ${IMPORT_SKIPPED_SHOWN} skipped rows, in file order`),
+  total: z.number().int().describe('rows created'),
+  totalSkipped: z.number().int(),
+  skipped_total: z.number().int().describe('every row skipped (the same as totalSkipped)'),
+  skipped_id: z
+    .string()
+    .nullable()
+    .describe('GET …/import/skipped/{skipped_id}: the full skipped list as CSV, for this user, for an hour'),
+});
+
+/** POST /admin/phonenumber/import */
+export const phoneImportResult = importOutcome.extend({ created: z.array(phoneNumberDto) });
+
+/** GET …/import/skipped/{id}: the one-off id of a skipped list. */
+export const skippedListId = z.string().regex(/^[0-9a-f]{32}$/, { error: 'Not a skipped list id.' });
+
+/** The answer to a skipped list that is gone (kept an hour) or is another user's. */
+export const SKIPPED_GONE = 'The skipped list is gone (it is kept for one hour) or is not yours.';
+
 const phone = (requiredMsg: string) =>
   requiredText(requiredMsg, 32).transform((v, ctx) => {
     const n = normalizePhone(v);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROXY_STATUSES, type ProxyStatus } from '../constants';
 import { requiredText } from './common';
+import { importOutcome, importSkippedRow } from './phone-numbers';
 
 /** A proxy as the API returns it (§3 Proxy). */
 export interface ProxyDto {
@@ -52,3 +53,11 @@ export const updateProxyBody = z.object({
 
 /** The export file names and columns of §9. */
 export const PROXY_EXPORT = { csv: 'proxies.csv', json: 'proxies.json', columns: ['value', 'status'] } as const;
+
+/** POST /admin/proxy/import: the created proxies and the skipped rows (their key also as `value`). */
+export const proxyImportResult = importOutcome.extend({
+  created: z.array(
+    z.object({ id: z.number().int(), value: z.string(), status: z.enum(PROXY_STATUSES), count_use: z.number().int() }),
+  ),
+  skipped: z.array(importSkippedRow.extend({ value: z.string() })),
+});

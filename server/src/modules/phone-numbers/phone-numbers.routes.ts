@@ -5,12 +5,13 @@ import {
   phoneListQuery,
   receiversQuery,
   savePhoneNumberBody,
+  skippedListId,
   updatePhoneNumberBody,
 } from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
-import { allow } from '../../http/auth';
-import { streamDownload } from '../../http/stream';
+import { actorOf, allow } from '../../http/auth';
+import { sendCsv, streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import { writeChunk } from '../../imports/write-chunk';
 import type { PhoneNumbersService } from './phone-numbers.service';
@@ -65,9 +66,13 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
     res.status(201).json(await phones.save(parse(savePhoneNumberBody, req.body ?? {})));
   });
   r.post('/import', async (req, res) => {
-    const outcome = await receiveImport(req, (file) => phones.import(file));
+    const owner = actorOf(req).id;
+    const outcome = await receiveImport(req, (file) => phones.import(file, owner));
     res.status(200).type('application/json');
     await outcome.send(res);
+  });
+  r.get('/import/skipped/:id', async (req, res) => {
+    await sendCsv(res, phones.skippedList(actorOf(req).id, parse(skippedListId, req.params.id)));
   });
   r.get('/:id', async (req, res) => {
     res.json(await phones.get(parse(idParam, req.params.id)));

@@ -1,4 +1,3 @@
-import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import { AppError, conflict, notFound } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
@@ -10,12 +9,14 @@ import {
   type PhoneNumberDto,
   type PhoneStatus,
   type ReceiverDto,
+  SKIPPED_GONE,
   type savePhoneNumberBody,
   type updatePhoneNumberBody,
 } from '@wa/shared';
 import type { z } from 'zod';
 import type { BulkOutcome } from '../../imports/bulk-import';
 import type { BulkTarget } from '../../imports/bulk-target';
+import type { SkippedStore } from '../../imports/skipped-store';
 import type { PhoneNumbersRepo } from './phone-numbers.repo';
 
 export type SavePhoneNumberInput = z.output<typeof savePhoneNumberBody>;
@@ -29,7 +30,7 @@ export const PHONE_IMPORT: BulkTarget = {
   table: 'phone_numbers',
   key: 'number',
   columns: ['number', 'name', 'status'],
-  lockKey: PHONE_INSERT_LOCK,
+  label: 'phone number',
   normalize(fields) {
     const raw = fields.number ?? '';
     if (!raw) return { reason: 'Number is empty' };
@@ -60,10 +61,14 @@ export const PHONE_IMPORT: BulkTarget = {
 
 /** The rules of the target-number list (§2 Phone numbers, §7 Phone numbers). */
 export class PhoneNumbersService {
-  /** `importFile` runs the bulk importer with PHONE_IMPORT (createApp gives it the database and temp folder). */
+  /**
+   * `importFile` runs the bulk importer with PHONE_IMPORT for a user (createApp gives it the
+   * database and temp folder); `skipped` keeps the full skipped lists of the imports.
+   */
   constructor(
     private readonly repo: PhoneNumbersRepo,
-    private readonly importFile: (file: ImportFile) => Promise<BulkOutcome>,
+    private readonly importFile: (file: ImportFile, owner: number) => Promise<BulkOutcome>,
+    private readonly skipped: SkippedStore,
   ) {}
 
   /** Numbers after `afterId` in id order, a page at a time, for the streamed list and the export. */
@@ -124,7 +129,15 @@ export class PhoneNumbersService {
     return this.repo.countBlast();
   }
 
-  import(file: ImportFile): Promise<BulkOutcome> {
-    return this.importFile(file);
+  /** Imports a file for `owner` (§3 Import result); the full skipped list is theirs to download. */
+  import(file: ImportFile, owner: number): Promise<BulkOutcome> {
+    return this.importFile(file, owner);
+  }
+
+  /** The full skipped list of one of `owner`'s recent imports, as CSV (404 when gone or not theirs). */
+  skippedList(owner: number, id: string) {
+    const stream = this.skipped.open(owner, id);
+    if (!stream) throw notFound(SKIPPED_GONE);
+    return { stream, filename: 'phone_numbers_skipped.csv' };
   }
 }

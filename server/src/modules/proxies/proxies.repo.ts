@@ -3,7 +3,7 @@ import { likePattern } from '@wa/core/paging';
 import type { ProxyDto, ProxyStatus } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
-/** Every writer that inserts proxies takes this advisory lock (imports rely on it). */
+/** Single-row writers of proxies take this advisory lock; imports need none (chunked INSERT … ON CONFLICT). */
 export const PROXY_INSERT_LOCK = 727_274_102;
 
 interface Row {

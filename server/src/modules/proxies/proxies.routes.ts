@@ -1,9 +1,9 @@
 import { parse } from '@wa/core/validate';
-import { idParam, PROXY_EXPORT, pageQuery, saveProxyBody, updateProxyBody } from '@wa/shared';
+import { idParam, PROXY_EXPORT, pageQuery, saveProxyBody, skippedListId, updateProxyBody } from '@wa/shared';
 import { Router } from 'express';
 import { z } from 'zod';
-import { allow } from '../../http/auth';
-import { streamDownload } from '../../http/stream';
+import { actorOf, allow } from '../../http/auth';
+import { sendCsv, streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import type { ProxiesService } from './proxies.service';
 
@@ -48,9 +48,13 @@ export function proxiesRoutes(proxies: ProxiesService): Router {
     res.status(201).json(await proxies.save(parse(saveProxyBody, req.body ?? {})));
   });
   r.post('/import', async (req, res) => {
-    const outcome = await receiveImport(req, (file) => proxies.import(file));
+    const owner = actorOf(req).id;
+    const outcome = await receiveImport(req, (file) => proxies.import(file, owner));
     res.status(200).type('application/json');
     await outcome.send(res);
+  });
+  r.get('/import/skipped/:id', async (req, res) => {
+    await sendCsv(res, proxies.skippedList(actorOf(req).id, parse(skippedListId, req.params.id)));
   });
   r.get('/:id', async (req, res) => {
     res.json(await proxies.get(parse(idParam, req.params.id)));

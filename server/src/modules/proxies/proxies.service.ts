@@ -1,11 +1,19 @@
 import { AppError, notFound } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
-import { normalizeProxy, PAGE_SIZE, type ProxyDto, type saveProxyBody, type updateProxyBody } from '@wa/shared';
+import {
+  normalizeProxy,
+  PAGE_SIZE,
+  type ProxyDto,
+  SKIPPED_GONE,
+  type saveProxyBody,
+  type updateProxyBody,
+} from '@wa/shared';
 import type { z } from 'zod';
 import type { BulkOutcome } from '../../imports/bulk-import';
 import type { BulkTarget } from '../../imports/bulk-target';
-import { PROXY_INSERT_LOCK, type ProxiesRepo } from './proxies.repo';
+import type { SkippedStore } from '../../imports/skipped-store';
+import type { ProxiesRepo } from './proxies.repo';
 
 export type SaveProxyInput = z.output<typeof saveProxyBody>;
 export type UpdateProxyInput = z.output<typeof updateProxyBody>;
@@ -18,7 +26,7 @@ export const PROXY_IMPORT: BulkTarget = {
   table: 'proxies',
   key: 'value',
   columns: ['value', 'status'],
-  lockKey: PROXY_INSERT_LOCK,
+  label: 'proxy',
   normalize(fields) {
     const raw = fields.value ?? '';
     if (!raw) return { reason: 'Proxy is empty' };
@@ -35,10 +43,14 @@ export const PROXY_IMPORT: BulkTarget = {
 
 /** The rules of the proxy pool (§2 Proxies, §7 Settings and proxy). */
 export class ProxiesService {
-  /** `importFile` runs the bulk importer with PROXY_IMPORT (createApp gives it the database and temp folder). */
+  /**
+   * `importFile` runs the bulk importer with PROXY_IMPORT for a user (createApp gives it the
+   * database and temp folder); `skipped` keeps the full skipped lists of the imports.
+   */
   constructor(
     private readonly repo: ProxiesRepo,
-    private readonly importFile: (file: ImportFile) => Promise<BulkOutcome>,
+    private readonly importFile: (file: ImportFile, owner: number) => Promise<BulkOutcome>,
+    private readonly skipped: SkippedStore,
   ) {}
 
   /** Proxies after `afterId` in id order, a page at a time, for the list and the export. */
@@ -84,7 +96,15 @@ export class ProxiesService {
     return this.repo.countUse();
   }
 
-  import(file: ImportFile): Promise<BulkOutcome> {
-    return this.importFile(file);
+  /** Imports a file for `owner` (§3 Import result); the full skipped list is theirs to download. */
+  import(file: ImportFile, owner: number): Promise<BulkOutcome> {
+    return this.importFile(file, owner);
+  }
+
+  /** The full skipped list of one of `owner`'s recent imports, as CSV (404 when gone or not theirs). */
+  skippedList(owner: number, id: string) {
+    const stream = this.skipped.open(owner, id);
+    if (!stream) throw notFound(SKIPPED_GONE);
+    return { stream, filename: 'proxies_skipped.csv' };
   }
 }

@@ -1,11 +1,11 @@
-import type { ImportSkipped } from '@wa/shared';
+import type { ImportSkippedRow } from '@wa/shared';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
 import { errorText, upload } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card } from '../../components/page-breadcrumb';
-import { saveFile, toCsv } from '../../lib/download';
+import { saveFile, streamDownload } from '../../lib/download';
 
 export interface ImportCardProps {
   /** e.g. /admin/phonenumber/import */
@@ -14,23 +14,34 @@ export interface ImportCardProps {
   noun: string;
   /** the skipped rows' key column: number or value */
   keyColumn: 'number' | 'value';
+  /** the columns of the skipped rows' JSON download */
   csvColumns: readonly string[];
+  /** the JSON download's name (the CSV is named by the server) */
   skippedFiles: { csv: string; json: string };
   fallback: string;
 }
 
 const PREVIEW = 5;
 
+/** What an import answers (§3 Import result); `skipped` holds the first 1,000 of `skipped_total`. */
+interface ImportAnswer {
+  total: number;
+  skipped: ImportSkippedRow[];
+  skipped_total: number;
+  skipped_id: string | null;
+}
+
 /**
  * The upload card of §2 (phone numbers, proxies): .csv or .json only, the count registered, the
- * first five skipped rows with the total, and the skipped list as CSV or JSON.
+ * first five skipped rows with their line, reason and the total, and the skipped list: the full
+ * list as CSV from the server (kept there an hour), and as JSON when the answer holds all of it.
  */
 export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles, fallback }: ImportCardProps) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<{ created: number; skipped: ImportSkipped[] } | null>(null);
+  const [result, setResult] = useState<ImportAnswer | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -46,8 +57,13 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
     }
     setBusy(true);
     try {
-      const res = await upload<{ created: unknown[]; skipped: ImportSkipped[] }>(endpoint, file, fallback);
-      setResult({ created: res.created.length, skipped: res.skipped });
+      const res = await upload<ImportAnswer>(endpoint, file, fallback);
+      setResult({
+        total: res.total,
+        skipped: res.skipped,
+        skipped_total: res.skipped_total,
+        skipped_id: res.skipped_id,
+      });
       setFile(null);
       if (input.current) input.current.value = '';
     } catch (err) {
@@ -57,9 +73,11 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
     }
   };
 
-  const keyOf = (s: ImportSkipped) =>
-    keyColumn === 'value' ? ((s as ImportSkipped & { value?: string }).value ?? s.number) : s.number;
+  const keyOf = (s: ImportSkippedRow) =>
+    keyColumn === 'value' ? ((s as ImportSkippedRow & { value?: string }).value ?? s.number) : s.number;
   const skippedRows: Record<string, unknown>[] = (result?.skipped ?? []).map((s) => ({ ...s, [keyColumn]: keyOf(s) }));
+  const all = result !== null && result.skipped.length === result.skipped_total;
+  const jsonColumns = ['line', ...csvColumns, 'id', 'reason'];
 
   return (
     <Card>
@@ -82,10 +100,10 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
         {error && <Alert tone="error">{error}</Alert>}
         {result && (
           <Alert tone="success">
-            Total {result.created} {noun}, berhasil didaftarkan.
+            Total {result.total} {noun}, berhasil didaftarkan.
           </Alert>
         )}
-        {result && result.skipped.length > 0 && (
+        {result && result.skipped_total > 0 && (
           <div data-testid="skipped">
             <h4 className="mb-2 text-sm font-semibold text-gray-800 dark:text-white/90">
               Daftar {noun} yang dilewatkan
@@ -94,31 +112,46 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
               {skippedRows.slice(0, PREVIEW).map((s, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a fixed preview list
                 <li key={i} data-testid="skipped-row">
+                  <span className="text-gray-500">Baris {String(s.line)}: </span>
                   <span className="font-medium">{String(s[keyColumn] ?? '') || '(kosong)'}</span>
                   {s.name ? ` — ${String(s.name)}` : ''} <span className="text-gray-500">({String(s.reason)})</span>
                 </li>
               ))}
             </ul>
-            {result.skipped.length > PREVIEW && (
+            {result.skipped_total > PREVIEW && (
               <p className="mt-2 text-sm text-gray-500 dark:text-gray-400">
-                ...total {result.skipped.length} {noun}. Download file untuk selengkapnya.
+                ...total {result.skipped_total} {noun}. Download file untuk selengkapnya.
               </p>
             )}
             <div className="mt-3 flex flex-wrap gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => saveFile(skippedFiles.csv, toCsv(skippedRows, csvColumns), 'text/csv')}
-              >
-                Download CSV
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                onClick={() => saveFile(skippedFiles.json, JSON.stringify(skippedRows, null, 2), 'application/json')}
-              >
-                Download JSON
-              </Button>
+              {result.skipped_id && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => streamDownload(`/api${endpoint}/skipped/${result.skipped_id}`)}
+                >
+                  Download CSV
+                </Button>
+              )}
+              {all && (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() =>
+                    saveFile(
+                      skippedFiles.json,
+                      JSON.stringify(
+                        skippedRows.map((r) => Object.fromEntries(jsonColumns.map((c) => [c, r[c]]))),
+                        null,
+                        2,
+                      ),
+                      'application/json',
+                    )
+                  }
+                >
+                  Download JSON
+                </Button>
+              )}
             </div>
           </div>
         )}

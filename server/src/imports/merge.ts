@@ -1,0 +1,185 @@
+import { createReadStream } from 'node:fs';
+import { type Db, type RawTx, withRawTransaction } from '@wa/core/db/client';
+import type { BulkTarget } from './bulk-target';
+import { copyStream } from './copy-stream';
+import type { SkipLine } from './stage';
+
+/** What the merge learnt of each candidate (by its index in the candidate file). */
+export interface Holders {
+  /** the id of the row that holds the candidate's key now (created or already there) */
+  id(candidate: number): number;
+  /** that row's status */
+  status(candidate: number): string;
+}
+
+interface Sink {
+  add(text: string): Promise<void> | undefined;
+}
+
+/** A COPY text field back to its value (the importer writes no nulls). */
+function fromCopy(v: string): string {
+  return v.includes('\\')
+    ? v.replace(/\\(.)/g, (_m, c: string) => ({ t: '\t', n: '\n', r: '\r' })[c as 't' | 'n' | 'r'] ?? c)
+    : v;
+}
+
+/** The lines of a file, `size` at a time (the last group may be shorter). */
+async function* lineGroups(file: string, size: number): AsyncGenerator<string[]> {
+  let rest = '';
+  let group: string[] = [];
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    const parts = (rest + (chunk as string)).split('\n');
+    rest = parts.pop() ?? '';
+    for (const p of parts) {
+      group.push(p);
+      if (group.length >= size) {
+        yield group;
+        group = [];
+      }
+    }
+  }
+  if (rest) group.push(rest);
+  if (group.length) yield group;
+}
+
+/** Loads one chunk's COPY text into the transaction's scratch table. */
+async function fill(tx: RawTx, table: string, names: string, text: string): Promise<void> {
+  if (tx.copyFrom) {
+    const copy = copyStream({ ...tx, copyFrom: tx.copyFrom }, `copy ${table} (${names}) from stdin`);
+    const wait = copy.push(text);
+    if (wait) await wait;
+    await copy.end();
+    return;
+  }
+  if (!tx.copyBlob) throw new Error('no bulk path for this database');
+  await tx.copyBlob(`copy ${table} (${names}) from '/dev/blob'`, text);
+}
+
+/** Grows typed arrays as candidates are learnt (their number is known, but not their statuses). */
+class HolderTable implements Holders {
+  private readonly ids: Float64Array;
+  private readonly codes: Uint8Array;
+  private readonly names: string[] = [];
+  constructor(count: number) {
+    this.ids = new Float64Array(count);
+    this.codes = new Uint8Array(count);
+  }
+  set(candidate: number, id: number, status: string) {
+    let code = this.names.indexOf(status);
+    if (code < 0) code = this.names.push(status) - 1;
+    this.ids[candidate] = id;
+    this.codes[candidate] = code;
+  }
+  id(candidate: number) {
+    return this.ids[candidate] ?? 0;
+  }
+  status(candidate: number) {
+    return this.names[this.codes[candidate] ?? 0] ?? '';
+  }
+}
+
+/**
+ * Inserts the staged candidates into `target` in chunks of `chunkRows`, each chunk its own short
+ * transaction, so the import never holds anything a blast waits on for longer than one chunk: the
+ * rows go in with plain INSERTs (row locks on new rows only, indexes and the row-count trigger
+ * kept), and no lock on the table stronger than the one every UPDATE takes. A key registered
+ * before or meanwhile (another writer between chunks) is skipped by ON CONFLICT, never an error.
+ * Created rows (JSON of the API's shape) go to `created` in file order, rows already registered
+ * to `skipped` (SkipLine), and the holder of every candidate's key is returned for the in-file
+ * duplicates. A failure leaves the chunks before it in place; a re-import skips them.
+ */
+export async function mergeCandidates(
+  db: Db,
+  target: BulkTarget,
+  candidates: { path: string; count: number },
+  out: { created: Sink; skipped: Sink },
+  chunkRows: number,
+  mark: (what: string) => void,
+): Promise<{ created: number; registered: number; holders: Holders }> {
+  const { table, key, columns } = target;
+  const names = ['line', ...columns].join(', ');
+  const cols = columns.join(', ');
+  const scratch = 'import_chunk';
+  const holders = new HolderTable(candidates.count);
+  const statusAt = columns.indexOf('status');
+  let index = 0;
+  let created = 0;
+  let registered = 0;
+  // what the database answered for the previous chunk is written out while it inserts the next
+  // one (Node's work and the database's then overlap instead of taking turns)
+  let writing: Promise<void> = Promise.resolve();
+  const writeOut = async (
+    first: number,
+    rowsIn: string[][],
+    found: { byKey: Map<string, number>; held: Map<string, { id: number; status: string }> },
+  ) => {
+    for (let i = 0; i < rowsIn.length; i++) {
+      const [lineText, ...values] = rowsIn[i] as string[];
+      const k = values[0] ?? '';
+      const id = found.byKey.get(k);
+      let wait: Promise<void> | undefined;
+      if (id !== undefined) {
+        created++;
+        holders.set(first + i, id, values[statusAt] ?? '');
+        wait = out.created.add(target.toJson ? target.toJson(id, values) : JSON.stringify(target.toDto(id, values)));
+      } else {
+        registered++;
+        const h = found.held.get(k);
+        // a key taken and removed again by others meanwhile: skipped all the same, without a holder
+        holders.set(first + i, h ? Number(h.id) : 0, h?.status ?? '');
+        const line: SkipLine = [
+          Number(lineText),
+          -1,
+          'Already registered',
+          values,
+          h ? Number(h.id) : null,
+          h?.status ?? null,
+        ];
+        wait = out.skipped.add(`${JSON.stringify(line)}\n`);
+      }
+      if (wait) await wait;
+    }
+  };
+  for await (const lines of lineGroups(candidates.path, chunkRows)) {
+    const first = index;
+    index += lines.length;
+    const inserting = withRawTransaction(db, async (tx) => {
+      await tx.query(
+        `create temp table ${scratch} (line int not null, ${columns.map((c) => `${c} text`).join(', ')}) on commit drop`,
+      );
+      await fill(tx, scratch, names, `${lines.join('\n')}\n`);
+      // the chunk is small and unanalysed: probe the key's index per row rather than hash the
+      // whole table (the planner would read every row of a large table for each chunk)
+      await tx.query('set local enable_hashjoin = off');
+      await tx.query('set local enable_mergejoin = off');
+      // rows already registered are left out before the insert, so they take no id from the
+      // sequence; ON CONFLICT covers one registered by someone else since (ids in file order)
+      const ins = await tx.query<{ id: number; k: string }>(
+        `insert into ${table} (${cols})
+           select ${cols} from ${scratch} c
+           where not exists (select 1 from ${table} p where p.${key} = c.${key})
+           order by c.line
+         on conflict do nothing
+         returning id, ${key} as k`,
+      );
+      const byKey = new Map<string, number>();
+      for (const r of ins) byKey.set(r.k, Number(r.id));
+      if (byKey.size === lines.length) return { byKey, held: new Map() };
+      const missing = lines.map((l) => fromCopy(l.split('\t')[1] ?? '')).filter((k) => !byKey.has(k));
+      const held = await tx.query<{ id: number; k: string; status: string }>(
+        `select id, ${key} as k, status from ${table} where ${key} = any($1::text[])`,
+        [missing],
+      );
+      return { byKey, held: new Map(held.map((h) => [h.k, h])) };
+    });
+    // awaited below, after the previous chunk's rows are written: kept from counting as unhandled meanwhile
+    inserting.catch(() => {});
+    await writing;
+    const rowsIn = lines.map((l) => l.split('\t').map(fromCopy));
+    const found = await inserting;
+    writing = writeOut(first, rowsIn, found);
+    mark(`merged ${index} of ${candidates.count}`);
+  }
+  await writing;
+  return { created, registered, holders };
+}
