@@ -31,4 +31,9 @@ export class ShellPage {
   search() {
     return this.page.getByTestId('header-search');
   }
+
+  /** the "Sistem terganggu" banner admins and devs see while GET /api/health is not ok */
+  healthBanner() {
+    return this.page.getByTestId('health-banner');
+  }
 }

@@ -34,6 +34,11 @@ interface CallOptions {
   auth?: boolean;
   /** the §8 fallback when the server gives no message */
   fallback: string;
+  /**
+   * error statuses whose JSON body is the answer, not a failure: GET /api/health answers 503 with
+   * its full report (what is down and why), which the banner shows
+   */
+  accept?: readonly number[];
 }
 
 /** The one place that calls fetch: JSON in and out, errors as ApiCallError. */
@@ -64,7 +69,7 @@ export async function call<T>(path: string, opts: CallOptions): Promise<T> {
   } catch {
     data = null;
   }
-  if (!res.ok) {
+  if (!res.ok && !(data !== null && opts.accept?.includes(res.status))) {
     const e = (data ?? {}) as Partial<ApiError> & { error?: string; message?: string };
     throw new ApiCallError(e.msg ?? e.error ?? e.message ?? opts.fallback, res.status, e.errors ?? {}, e.code);
   }

@@ -4,6 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Alert } from '../../components/alert';
 import { getToken } from '../../lib/cookies';
 import { useAuth } from '../auth/auth-context';
+import { HealthBanner } from '../health/health-banner';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { SidebarProvider, useSidebar } from './sidebar-context';
@@ -31,6 +32,8 @@ function Shell({ children }: { children: ReactNode }) {
       >
         <Header user={user} />
         <main className="mx-auto max-w-(--breakpoint-2xl) p-4 md:p-6">
+          {/* the installation's health is theirs to act on; members and staff never poll it */}
+          {(role === 'admin' || role === 'dev') && <HealthBanner />}
           {error && (
             <div className="mb-4">
               <Alert tone="error">{error}</Alert>
