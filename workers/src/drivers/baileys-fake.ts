@@ -162,6 +162,8 @@ export function fakeSockets(): { factory: SocketFactory; made: FakeSocket[]; las
  */
 export class FakeWhatsApp {
   readonly registered = new Set<string>();
+  /** no network: new sockets close as Baileys closes one whose host cannot be resolved */
+  offline = false;
   private readonly sockets = new Map<string, FakeSocket[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -173,7 +175,8 @@ export class FakeWhatsApp {
     this.sockets.set(clientId, list);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      connectLikeWhatsApp(socket, list.length);
+      if (this.offline) unreachable(socket);
+      else connectLikeWhatsApp(socket, list.length);
     }, 1);
     this.timers.add(timer);
     return socket;
@@ -202,6 +205,17 @@ export class FakeWhatsApp {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
+}
+
+/** A socket whose host cannot be resolved, as Baileys reports it (a Boom over ws's error, 408). */
+function unreachable(socket: FakeSocket): void {
+  if (socket.ended) return;
+  const cause = Object.assign(new Error('getaddrinfo ENOTFOUND web.whatsapp.com'), { code: 'ENOTFOUND' });
+  const error = Object.assign(new Error('WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)'), {
+    output: { statusCode: 408 },
+    data: cause,
+  });
+  socket.emit('connection.update', { connection: 'close', lastDisconnect: { error, date: new Date() } });
 }
 
 /** What WhatsApp does with a new socket: a QR for a new login, the connection for known credentials. */

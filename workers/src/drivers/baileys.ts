@@ -13,10 +13,12 @@ import makeWASocket, { Browsers, DisconnectReason, proto, WAMessageStubType } fr
 import pino from 'pino';
 import { type AuthKeyStore, type StoredAuthState, storedAuthState } from './baileys-auth';
 import { incomingOf } from './baileys-messages';
+import { connectFailure, connectFailureOf, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-failure';
 import { proxyAgent } from './proxy-agent';
 import {
   type AckKind,
   type ClientInfo,
+  type ConnectFailure,
   type DriverEvent,
   type DriverListener,
   type DriverState,
@@ -49,6 +51,18 @@ export interface SocketLike {
   onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   logout(msg?: string): Promise<void>;
   end(error: Error | undefined): void;
+  /** Baileys' WebSocket client (absent in fakes that need no network) */
+  ws?: WsLike;
+}
+
+/**
+ * What the driver watches of Baileys' WebSocket client: `open` (WhatsApp reached, through the proxy
+ * if any) and `unexpected-response` (the proxy or the server answered the upgrade with an HTTP
+ * status, such as a proxy's 407: Baileys listens to it, so ws raises no error and nothing else
+ * would end the socket).
+ */
+export interface WsLike {
+  on(event: 'open' | 'unexpected-response', listener: (...args: unknown[]) => void): unknown;
 }
 
 /** Makes the socket of one session (`clientId`: the device id, which tests' fakes key their WhatsApp by). */
@@ -65,6 +79,11 @@ export interface BaileysDriverOptions {
   waWebSocketUrl?: string;
   /** waits before reconnecting a dropped session, one per attempt in a row (the last repeats) */
   reconnectDelaysMs?: readonly number[];
+  /**
+   * how long a login's WebSocket may take to open (DEFAULT_CONNECT_TIMEOUT_MS) before it fails as
+   * timed out; once open, a slow QR is waited for
+   */
+  connectTimeoutMs?: number;
   /**
    * The text of a message this account sent, by its id: WhatsApp asks the sender to encrypt a
    * message again when a recipient's device could not decrypt it ("waiting for this message"), and
@@ -163,6 +182,10 @@ class BaileysSession implements WhatsAppSession {
   /** the pairing code is asked for once per login (WhatsApp shows the newest code only) */
   private codeRequested = false;
   private authenticatedSent = false;
+  /** WhatsApp sent a login prompt (a QR, or the moment to ask for a pairing code): a login that drops after that ends as before, not as a connect failure */
+  private codeShown = false;
+  /** a login's wait for its WebSocket to open (connectTimeoutMs) */
+  private connectTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly options: SessionOptions,
@@ -233,6 +256,7 @@ class BaileysSession implements WhatsAppSession {
     if (this.phase === 'destroyed') return;
     this.phase = 'destroyed';
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.stopConnectTimer();
     this.closeSocket();
     this.listeners.clear();
     this.onDestroyed();
@@ -276,6 +300,63 @@ class BaileysSession implements WhatsAppSession {
     socket.ev.on('messages.upsert', ({ messages, type }) => {
       if (type === 'notify') for (const m of messages) this.onIncoming(m);
     });
+    this.watchConnect(socket);
+  }
+
+  /** A fresh login, nothing shown yet: only now can the connection fail as a connect failure. */
+  private isFreshLogin(): boolean {
+    return !this.isLoggedIn() && !this.restoring && !this.codeShown && !this.terminal;
+  }
+
+  /**
+   * A login's WebSocket must open within connectTimeoutMs (a proxy or a network that swallows the
+   * connection gives no error for minutes); an HTTP answer to the upgrade (a proxy's 407) ends it
+   * at once, for any session.
+   */
+  private watchConnect(socket: SocketLike): void {
+    socket.ws?.on('unexpected-response', (_req, res) => {
+      if (socket !== this.socket) return;
+      const status = (res as { statusCode?: number } | undefined)?.statusCode ?? 0;
+      const error = Object.assign(new Error(`Unexpected server response: ${status}`), {
+        output: { statusCode: status },
+      });
+      const failure = this.isFreshLogin() ? connectFailureOf(error, this.options.proxy, this.connectTimeoutMs()) : null;
+      if (failure) this.connectFailed(failure);
+      // anything else closes as a lost connection (a logged-in account retries)
+      else socket.end(error);
+    });
+    if (!this.isFreshLogin()) return;
+    this.stopConnectTimer();
+    const ms = this.connectTimeoutMs();
+    socket.ws?.on('open', () => {
+      if (socket === this.socket) this.stopConnectTimer();
+    });
+    this.connectTimer = setTimeout(() => {
+      this.connectTimer = null;
+      if (socket !== this.socket || !this.isFreshLogin()) return;
+      this.connectFailed(connectFailure('timeout', 'timed out', this.options.proxy, ms));
+    }, ms);
+    this.connectTimer.unref();
+  }
+
+  private connectTimeoutMs(): number {
+    return this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  }
+
+  private stopConnectTimer(): void {
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
+  }
+
+  /** The login never reached WhatsApp: it is over, and the engine tells the create page why. */
+  private connectFailed(failure: ConnectFailure): void {
+    this.terminal = true;
+    this.stopConnectTimer();
+    this.closeSocket();
+    // no state event: connect_failed says the session is down and over
+    this.state = 'disconnected';
+    this.config.logger?.warn({ deviceId: this.clientId, err: failure.cause ?? failure }, 'login could not connect');
+    this.emit({ type: 'connect_failed', kind: failure.kind, message: failure.message });
   }
 
   private onCreds(socket: SocketLike, update: BaileysEventMap['creds.update']): void {
@@ -291,7 +372,27 @@ class BaileysSession implements WhatsAppSession {
     if (socket !== this.socket || this.isDestroyed()) return;
     if (update.qr) await this.onLoginPrompt(socket, update.qr);
     if (update.connection === 'open') this.onOpen(socket);
-    if (update.connection === 'close') await this.onClose(statusCodeOf(update));
+    if (update.connection === 'close') {
+      const statusCode = statusCodeOf(update);
+      const error = update.lastDisconnect?.error;
+      // a transport error never reached WhatsApp, whatever status Baileys gave it (an unknown
+      // WebSocket error is 500, which would read as WhatsApp refusing the stored session)
+      const transport = connectFailureOf(error, this.options.proxy, this.connectTimeoutMs());
+      // a login that never showed a code and closes as a lost connection could not reach WhatsApp
+      if (this.isFreshLogin() && (transport || closeAction(statusCode) === 'retry')) {
+        const failure =
+          transport ??
+          connectFailure(
+            this.options.proxy ? 'proxy_refused' : 'unreachable',
+            `closed ${statusCode ?? 'without a reason'}`,
+            this.options.proxy,
+            this.connectTimeoutMs(),
+            error,
+          );
+        return this.connectFailed(failure);
+      }
+      await this.onClose(statusCode, transport !== null);
+    }
   }
 
   private async onLoginPrompt(socket: SocketLike, qr: string): Promise<void> {
@@ -301,6 +402,10 @@ class BaileysSession implements WhatsAppSession {
       return this.fail('the stored session could not be restored: WhatsApp asked for a new login', 'RESTORE_FAILED');
     }
     const phone = this.options.pairingNumber?.replace(/\D/g, '');
+    // WhatsApp answered over the socket: from here on a slow login is waited for, and a drop is no
+    // connect failure (a pairing code WhatsApp has not issued yet included)
+    this.stopConnectTimer();
+    this.codeShown = true;
     if (!phone) return this.emit({ type: 'qr', qr });
     // the socket is connecting now (the QR came over it): the moment WhatsApp accepts a code request
     if (this.codeRequested) return;
@@ -321,11 +426,11 @@ class BaileysSession implements WhatsAppSession {
     this.setState('connected');
   }
 
-  private async onClose(statusCode: number | undefined): Promise<void> {
+  private async onClose(statusCode: number | undefined, transport = false): Promise<void> {
     this.closeSocket();
     if (this.terminal) return;
     const reason = statusCode === undefined ? undefined : String(statusCode);
-    switch (closeAction(statusCode)) {
+    switch (transport ? 'retry' : closeAction(statusCode)) {
       case 'restart':
         // after a pairing WhatsApp closes once and expects the same credentials to log in again
         return this.connect();

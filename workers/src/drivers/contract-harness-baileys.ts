@@ -34,6 +34,10 @@ export async function baileysHarness(): Promise<ContractHarness> {
     driver,
     store,
     remote: (clientId) => remoteSide(whatsapp, clientId),
+    unreachable: () => {
+      whatsapp.offline = true;
+      return {};
+    },
     async close() {
       whatsapp.close();
       await driver.close();

@@ -44,6 +44,8 @@ export async function simHarness(): Promise<ContractHarness> {
     driver,
     store,
     remote: (clientId) => remoteSide(driver.control(clientId), pending),
+    // the simulator's dead proxy (simulatedConnectFailure): any host in the .invalid domain
+    unreachable: () => ({ proxy: { protocol: 'http', host: 'offline.invalid', port: 8080 } }),
     async close() {
       await driver.close();
       await Promise.all(pending);

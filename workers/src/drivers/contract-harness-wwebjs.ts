@@ -97,9 +97,13 @@ class FakeWhatsAppWeb extends EventEmitter implements ClientLike {
     return this.auth.clientId;
   }
 
+  /** no network: the navigation to WhatsApp Web fails as Chromium's does offline */
+  offline = false;
+
   async initialize(): Promise<void> {
     // RemoteAuth unpacks the stored profile, if any, before the browser starts
     await this.auth.beforeBrowserInitialized();
+    if (this.offline) throw new Error('net::ERR_NAME_NOT_RESOLVED at https://web.whatsapp.com/');
     const account = await readAccount(this.auth.userDataDir);
     // WhatsApp Web then logs that profile in, or asks for a login, from the page (after initialize())
     setImmediate(() => {
@@ -251,6 +255,7 @@ export async function wwebjsHarness(): Promise<ContractHarness> {
   const clients: FakeWhatsAppWeb[] = [];
   /** remote work still running (state changes, logouts); close() waits for it and surfaces its errors */
   const pending: Promise<void>[] = [];
+  let offline = false;
   const driver = new WwebjsDriver({
     store,
     dataDir,
@@ -258,6 +263,7 @@ export async function wwebjsHarness(): Promise<ContractHarness> {
     initTimeoutMs: 5000,
     clientFactory: (options) => {
       const client = new FakeWhatsAppWeb(options);
+      client.offline = offline;
       clients.push(client);
       return client;
     },
@@ -270,6 +276,10 @@ export async function wwebjsHarness(): Promise<ContractHarness> {
       const client = clients.findLast((c) => c.clientId === clientId);
       if (!client) throw new Error(`no whatsapp-web.js client for ${clientId}`);
       return remoteSide(client, pending);
+    },
+    unreachable() {
+      offline = true;
+      return {};
     },
     async close() {
       try {

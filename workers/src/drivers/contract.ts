@@ -11,10 +11,12 @@ import type { ClientInfo } from '@wa/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type AckKind,
+  ConnectFailure,
   type DriverEvent,
   type DriverState,
   SendError,
   type SendFailureCode,
+  type SessionOptions,
   type SessionStore,
   type WhatsAppDriver,
   type WhatsAppSession,
@@ -38,6 +40,11 @@ export interface ContractHarness {
   driver: WhatsAppDriver;
   store: SessionStore; // the store the driver persists sessions in
   remote(clientId: string): RemoteSide; // valid once that session's start() has resolved
+  /**
+   * WhatsApp cannot be reached by the sessions started from now on (no network, a dead proxy);
+   * returns what such a session is created with (the sim is told by its proxy)
+   */
+  unreachable(): Pick<SessionOptions, 'proxy'>;
   close(): Promise<void>;
 }
 
@@ -59,6 +66,8 @@ export const CONTRACT_CASES = {
   qrWaitsForLink: 'QR login: nothing logs in before the phone links',
   qrNumber: 'QR login: ready carries the number of the phone that linked',
   pairingLogin: 'pairing-code login: a code and no qr, then connected as the pairing number',
+  connectFailed:
+    'a login that cannot reach WhatsApp fails with a ConnectFailure naming the cause (start() rejects or a connect_failed event), with no code',
   restore: 'restore: a stored session logs in again without a qr or code, as the same number',
   sendAndReceipts: 'sendText resolves an id; delivered then read receipts follow in order',
   notRegistered: 'sendText to a number not on WhatsApp fails not_registered',
@@ -209,6 +218,28 @@ const CASES: Record<ContractCase, Case> = {
     expect(code).toMatch(/\S/);
     expect(rec.of('qr')).toEqual([]);
     expect(info.phonenumber).toBe(N.pairing);
+  },
+
+  async connectFailed(h) {
+    const session = h.driver.createSession({ clientId: CLIENT_ID, ...h.unreachable() });
+    const rec = new Recorder(session);
+    const rejected = await session.start().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    // either way is the driver's: a browser's navigation rejects start(), a socket fails after it
+    const failure = rejected
+      ? (() => {
+          expect(rejected).toBeInstanceOf(ConnectFailure);
+          return { kind: (rejected as ConnectFailure).kind, message: (rejected as ConnectFailure).message };
+        })()
+      : await rec.next('connect_failed');
+    expect(failure.kind).toBe('unreachable');
+    expect(failure.message).toMatch(/WhatsApp could not be reached/);
+    await sleep(QUIET_MS);
+    expect(rec.events.filter((e) => e.type === 'qr' || e.type === 'code' || e.type === 'ready')).toEqual([]);
+    expect(await session.getState()).not.toBe('connected');
+    expect(await h.store.exists(CLIENT_ID)).toBe(false);
   },
 
   async restore(h) {

@@ -8,14 +8,21 @@
  *
  * Every timer is `unref()`ed: a forgotten session never keeps a process alive. The other side of that
  * is that a script whose only pending work is a simulated login or send may exit before it finishes.
+ *
+ * A login through a proxy in the reserved `.invalid` domain (RFC 6761: never a real host) cannot
+ * connect, so a dead proxy can be tried on the simulator end to end (simulatedConnectFailure).
  */
+import { appendFileSync, statSync } from 'node:fs';
 import type { SimConfig } from '@wa/core/config-engine';
+import { connectFailure } from './connect-failure';
 import {
   type ClientInfo,
+  type ConnectFailure,
   type DriverEvent,
   type DriverListener,
   type DriverState,
   type MediaFile,
+  type ProxyConfig,
   SendError,
   type SendFailureCode,
   type SessionOptions,
@@ -164,6 +171,27 @@ function infoFor(phonenumber: string, pushname: string): ClientInfo {
   return { phonenumber, pushname, server: 'c.us', serialized: `${phonenumber}@c.us` };
 }
 
+/**
+ * How a login through a `.invalid` proxy fails, by the host's first label, as a real driver would
+ * report it (at once here, where a real driver waits out its connect timeout): `refused.invalid`
+ * refuses the connection, `auth.invalid` refuses the credentials, `timeout.invalid` never answers,
+ * any other `.invalid` host cannot be resolved. Null for every other proxy.
+ */
+export function simulatedConnectFailure(proxy: ProxyConfig | null | undefined): ConnectFailure | null {
+  const host = proxy?.host.toLowerCase();
+  if (!host?.endsWith('.invalid')) return null;
+  switch (host.slice(0, -'.invalid'.length)) {
+    case 'refused':
+      return connectFailure('proxy_refused', 'ECONNREFUSED', proxy);
+    case 'auth':
+      return connectFailure('proxy_auth', 'HTTP 407', proxy);
+    case 'timeout':
+      return connectFailure('timeout', 'timed out', proxy);
+    default:
+      return connectFailure('unreachable', 'ENOTFOUND', proxy);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Session
 
@@ -242,6 +270,16 @@ class SimSession implements WhatsAppSession {
       this.emit({ type: 'auth_failure', message: 'the stored sim session is unreadable; a new login is needed' });
       if (this.destroyed) return;
     }
+    const failure = simulatedConnectFailure(proxy);
+    if (failure) {
+      // like a real socket's: the failure comes after start() resolved
+      this.mainTimer = this.timer(0, () => {
+        this.mainTimer = null;
+        this.state = 'disconnected';
+        this.emit({ type: 'connect_failed', kind: failure.kind, message: failure.message });
+      });
+      return;
+    }
     this.beginLogin();
   }
 
@@ -253,8 +291,16 @@ class SimSession implements WhatsAppSession {
     return this.send(to, text, null);
   }
 
+  /** The delivery carries the size of the medium's file (null: no file there), so a suite sees what went out. */
   sendMedia(to: string, media: MediaFile, caption?: string): Promise<{ id: string }> {
-    return this.send(to, caption ?? '', media.filename);
+    // read at once, not awaited: the outcome of a send depends only on the order of the calls
+    let size: number | null = null;
+    try {
+      size = statSync(media.path, { throwIfNoEntry: false })?.size ?? null;
+    } catch {
+      // unreadable: recorded as no file
+    }
+    return this.send(to, caption ?? '', { name: media.filename, size });
   }
 
   async isRegistered(number: string): Promise<boolean> {
@@ -380,7 +426,11 @@ class SimSession implements WhatsAppSession {
     return this.destroyed || this.state === 'loggedOut';
   }
 
-  private async send(to: string, text: string, media: string | null): Promise<{ id: string }> {
+  private async send(
+    to: string,
+    text: string,
+    media: { name: string; size: number | null } | null,
+  ): Promise<{ id: string }> {
     this.requireConnected();
     // draw everything now, so the outcome depends only on the order of the calls
     const latency = this.latency();
@@ -392,7 +442,14 @@ class SimSession implements WhatsAppSession {
     this.failIfTold(to);
     if (fails) throw new SendError('failed', `sim: simulated send failure to ${to}`);
     this.lastSentId = id;
-    this.onDelivered?.({ clientId: this.clientId, to, text, media, id });
+    this.onDelivered?.({
+      clientId: this.clientId,
+      to,
+      text,
+      media: media?.name ?? null,
+      mediaSize: media?.size ?? null,
+      id,
+    });
     this.scheduleAcks(id);
     return { id };
   }
@@ -509,6 +566,8 @@ export interface SimDelivery {
   text: string;
   /** the medium's file name, when one was sent */
   media: string | null;
+  /** the size in bytes of the medium's file on the sending host (null: no medium, or no file at its path) */
+  mediaSize: number | null;
   id: string;
 }
 
@@ -517,6 +576,16 @@ const FAIL_CODES: Record<SimFailKind, SendFailureCode> = {
   'rate-limit': 'rate_limited',
   restricted: 'restricted',
 };
+
+/**
+ * SIM_SEND_LOG: one JSON line per accepted send, appended synchronously before the sender hears the
+ * id, so the line survives a SIGKILL between the send and its outcome. The fault tier counts
+ * duplicates and losses against it, across processes.
+ */
+function sendLogWriter(file: string): (delivery: SimDelivery) => void {
+  return (d) =>
+    appendFileSync(file, `${JSON.stringify({ deviceId: d.clientId, to: d.to, id: d.id, at: Date.now() })}\n`);
+}
 
 export class SimDriver implements WhatsAppDriver {
   readonly name = 'sim' as const;
@@ -535,6 +604,7 @@ export class SimDriver implements WhatsAppDriver {
     private readonly config: SimConfig,
   ) {
     validateConfig(config);
+    if (config.sendLog) this.deliveryListeners.add(sendLogWriter(config.sendLog));
   }
 
   createSession(options: SessionOptions): WhatsAppSession {

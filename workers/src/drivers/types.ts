@@ -72,7 +72,13 @@ export type DriverEvent =
    */
   | { type: 'message'; from: string; text: string; buttonId?: string }
   /** WhatsApp restricted the account for a while (a temporary ban, a terms-of-service block) */
-  | { type: 'restricted'; reason: string };
+  | { type: 'restricted'; reason: string }
+  /**
+   * a login (no stored session) could not connect before it showed any code: WhatsApp or the proxy
+   * could not be reached, refused, or did not answer in time. The session is over and disconnected
+   * (no state event follows); `message` is for the create page (ConnectFailure)
+   */
+  | { type: 'connect_failed'; kind: ConnectFailureKind; message: string };
 
 export type DriverListener = (event: DriverEvent) => void;
 
@@ -116,6 +122,25 @@ export class UnsupportedProxyError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnsupportedProxyError';
+  }
+}
+
+/** Why a connection failed: see ConnectFailure. */
+export type ConnectFailureKind = 'unreachable' | 'proxy_refused' | 'proxy_auth' | 'timeout';
+
+/**
+ * A session could not connect to WhatsApp (start() rejects with it, or a login's `connect_failed`
+ * event carries its kind and message). The message names the cause for the user (LOGIN_TEXTS); the
+ * raw error, which may hold the proxy's address, stays in `cause` for the logs.
+ */
+export class ConnectFailure extends Error {
+  constructor(
+    readonly kind: ConnectFailureKind,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'ConnectFailure';
   }
 }
 

@@ -6,7 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientOptions } from 'whatsapp-web.js';
 import pkg from 'whatsapp-web.js';
 import { MemorySessionStore } from './session-store';
-import { type DriverEvent, type ProxyConfig, SendError, UnsupportedProxyError, type WhatsAppSession } from './types';
+import {
+  ConnectFailure,
+  type DriverEvent,
+  type ProxyConfig,
+  SendError,
+  UnsupportedProxyError,
+  type WhatsAppSession,
+} from './types';
 import {
   assertSupportedProxy,
   type ClientLike,
@@ -639,10 +646,10 @@ describe('start failures', () => {
     const session = driver.createSession({ clientId: 'id-1-off' });
     const events = record(session);
     const err = await session.start().catch((e) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect(err.message).toBe(
-      'whatsapp-web.js could not start id-1-off: net::ERR_NAME_NOT_RESOLVED at https://web.whatsapp.com/',
-    );
+    // the navigation's net error names the cause for the create page (connect-failure.test.ts)
+    expect(err).toBeInstanceOf(ConnectFailure);
+    expect(err).toMatchObject({ kind: 'unreachable' });
+    expect(err.cause.message).toBe('net::ERR_NAME_NOT_RESOLVED at https://web.whatsapp.com/');
     expect(clients[0].browserCloses).toBeGreaterThanOrEqual(1);
     clients[0].emit('qr', 'late');
     expect(events).toEqual([]);

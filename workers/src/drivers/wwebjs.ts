@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuthStrategy, ClientOptions, MessageMedia as WMessageMedia } from 'whatsapp-web.js';
 import pkg from 'whatsapp-web.js';
+import { connectFailure, connectFailureOf, DEFAULT_CONNECT_TIMEOUT_MS } from './connect-failure';
 import {
   type AckKind,
   type ClientInfo,
@@ -27,9 +28,12 @@ const { Client, MessageMedia } = pkg;
  *
  * Traits of whatsapp-web.js this driver handles (see the tests, which pin each one):
  * - `initialize()` navigates with `timeout: 0`, so an endpoint that never answers hangs it forever:
- *   start() races it against `initTimeoutMs` and destroys the client when it loses.
+ *   start() rejects with a timed-out ConnectFailure when the page has had no response
+ *   `connectTimeoutMs` after the browser is up, and races the whole load against `initTimeoutMs`;
+ *   either way it destroys the client.
  * - Offline, `initialize()` rejects quickly (net::ERR_NAME_NOT_RESOLVED) but leaves Chromium running:
- *   start() destroys the client on every failure.
+ *   start() destroys the client on every failure, and a navigation's net error becomes a
+ *   ConnectFailure naming the cause (WhatsApp unreachable, the proxy refused, its credentials…).
  * - A `qr` (or pairing `code`) while a stored session existed means the restore failed.
  * - Puppeteer errors such as "Attempted to use detached Frame" or "Execution context was destroyed"
  *   mean the page is gone for good: the session emits `broken` so the engine rebuilds it.
@@ -184,7 +188,6 @@ function errorMessage(error: unknown): string {
   return typeof error === 'string' ? error : String(error);
 }
 
-/** What the driver needs of a whatsapp-web.js `Client`; the unit tests provide a fake. */
 /** What the engine reads of a whatsapp-web.js Message. */
 interface WwebjsMessage {
   id?: { _serialized?: string; fromMe?: boolean };
@@ -195,7 +198,17 @@ interface WwebjsMessage {
   selectedButtonId?: string;
 }
 
+/** What the driver watches of WhatsApp Web's puppeteer Page: any response means the page reached the network. */
+export interface PageLike {
+  on(event: 'response', listener: (...args: unknown[]) => void): unknown;
+  /** about:blank until the navigation commits (a response came), then WhatsApp Web's (or Chromium's error page's) */
+  url?(): string;
+}
+
+/** What the driver needs of a whatsapp-web.js `Client`; the unit tests provide a fake. */
 export interface ClientLike {
+  /** set by initialize() once the browser is up, before it navigates to WhatsApp Web */
+  pupPage?: PageLike | null;
   info?: {
     pushname?: string;
     wid?: { user: string; server: string; _serialized: string };
@@ -231,6 +244,11 @@ export interface WwebjsDriverOptions {
   chromePath: string;
   /** how long start() waits for initialize() (default 60 000 ms) */
   initTimeoutMs?: number;
+  /**
+   * how long WhatsApp Web's page may go without any response once the browser is up before start()
+   * fails as timed out (DEFAULT_CONNECT_TIMEOUT_MS); a page that answers may load for initTimeoutMs
+   */
+  connectTimeoutMs?: number;
   /** default true */
   headless?: boolean;
   /** builds the client from the options the driver computed; default `new Client(options)` */
@@ -305,6 +323,7 @@ export class WwebjsDriver implements WhatsAppDriver {
       chromePath: options.chromePath,
       headless: options.headless ?? true,
       initTimeoutMs: options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       clientFactory: options.clientFactory ?? defaultClientFactory,
       paths,
       adapter: new RemoteAuthStoreAdapter(options.store, paths.auth),
@@ -348,6 +367,7 @@ interface SessionConfig {
   chromePath: string;
   headless: boolean;
   initTimeoutMs: number;
+  connectTimeoutMs: number;
   clientFactory: (options: ClientOptions) => ClientLike;
   paths: ReturnType<typeof wwebjsPaths>;
   adapter: RemoteAuthStoreAdapter;
@@ -408,6 +428,8 @@ class WwebjsSession implements WhatsAppSession {
       // that initialize() was still launching
       await Promise.race([this.destroy(), this.firstClose]);
       if (error instanceof UnsupportedProxyError || error instanceof InitTimeoutError) throw error;
+      const failure = connectFailureOf(error, this.options.proxy, this.config.connectTimeoutMs);
+      if (failure) throw failure;
       throw new Error(`whatsapp-web.js could not start ${this.clientId}: ${errorMessage(error)}`, { cause: error });
     }
   }
@@ -523,7 +545,57 @@ class WwebjsSession implements WhatsAppSession {
       });
     init.catch(() => {}); // a rejection after the timeout has nobody left to tell
     const ms = this.config.initTimeoutMs;
-    await withTimeout(init, ms, () => new InitTimeoutError(this.clientId, ms));
+    const reach = this.watchReach(client);
+    try {
+      await withTimeout(Promise.race([init, reach.failed]), ms, () => new InitTimeoutError(this.clientId, ms));
+    } finally {
+      reach.stop();
+    }
+  }
+
+  /**
+   * Fails with a timed-out ConnectFailure when WhatsApp Web's page gets no response at all within
+   * connectTimeoutMs of the browser being up (initialize() sets `pupPage` before it navigates): a
+   * proxy or network that swallows the connection gives Chromium no error for minutes.
+   */
+  private watchReach(client: ClientLike): { failed: Promise<never>; stop(): void } {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const ms = this.config.connectTimeoutMs;
+    const failed = new Promise<never>((_, reject) => {
+      const arm = () => {
+        if (stopped) return;
+        const page = client.pupPage;
+        // the browser is still launching: look again shortly
+        if (!page) {
+          timer = setTimeout(arm, 25);
+          return;
+        }
+        let reached = false;
+        page.on('response', () => {
+          reached = true;
+        });
+        // a response before the listener was on shows in the page's address (the navigation committed)
+        const committed = () => {
+          const url = page.url?.() ?? 'about:blank';
+          return url !== '' && url !== 'about:blank';
+        };
+        timer = setTimeout(() => {
+          if (!reached && !committed() && !stopped) {
+            reject(connectFailure('timeout', 'no response', this.options.proxy, ms));
+          }
+        }, ms);
+      };
+      arm();
+    });
+    failed.catch(() => {}); // stop() may leave it pending for ever; nobody waits on it then
+    return {
+      failed,
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
   }
 
   private attach(client: ClientLike) {

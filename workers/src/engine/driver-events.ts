@@ -1,6 +1,7 @@
 import type { DriverEvent } from '../drivers/types';
 import { guardedAccount } from './account-loops';
 import { hookFor, type LiveSession } from './live-session';
+import { failLogin } from './login-failure';
 import { onReceipt } from './receipts';
 import type { SessionRegistry } from './session-registry';
 
@@ -39,6 +40,11 @@ export async function onDriverEvent(reg: SessionRegistry, entry: LiveSession, ev
       });
       hookFor(reg.deps.webhooks, entry, 'account.state', { state: 'loggedOut', message: event.message });
       return reg.drop(entry.deviceId, { keepStored: false, release: true });
+    case 'connect_failed':
+      // a login that never reached WhatsApp is over: qr-new-client and the create page hear why now
+      if (entry.accountId === null) return failLogin(reg, entry, event.message);
+      // drivers report it only for logins; a saved account would just be down
+      return stateChanged(reg, entry, { type: 'state', state: 'disconnected', reason: event.kind });
     case 'broken':
       // the client must be rebuilt: restore it from the stored session in place
       reg.deps.log.warn({ deviceId: entry.deviceId, message: event.message }, 'session broken, rebuilding');

@@ -66,6 +66,9 @@ function operation(route: RouteDoc): Schema {
         },
       },
       '4XX': ERROR,
+      ...Object.fromEntries(
+        Object.entries(route.errors ?? {}).map(([status, description]) => [status, { ...ERROR, description }]),
+      ),
     },
   };
   if (parameters.length) op.parameters = parameters;

@@ -221,10 +221,15 @@ export const MORE_ROUTES: RouteDoc[] = [
     {
       method: 'get',
       path: '/qr-new-client/{deviceId}',
-      summary: "A login's QR code or pairing code (waits for it)",
+      summary: "A login's QR code or pairing code (waits for it, up to 120 s while WhatsApp is reachable)",
       access: 'account.create-login',
       params: { deviceId: deviceIdParam },
       response: qrResponse,
+      errors: {
+        429: 'No worker would take the login (every one busy): `{msg}` says so; the login no longer counts',
+        502: "The login's connection failed before it showed a code (WhatsApp unreachable, the proxy refused, its credentials were refused, or nothing answered within 10 s), within 15 s: `{msg}` names the cause; the login no longer counts",
+        504: 'No code within 120 s, or no worker runs the login: `{msg}` is "Request timed out"',
+      },
     },
     {
       method: 'get',

@@ -32,6 +32,8 @@ export interface RouteDoc {
   response?: z.ZodType;
   /** the success status when it is not 200 */
   status?: 201 | 202;
+  /** refusals worth naming beyond the generic 4XX `{msg}` (a 5XX above all), by status: what each means */
+  errors?: Record<number, string>;
 }
 
 /** The roles `access` lets in: 'public', or the roles of the ability (any ∪ own). */
