@@ -19,7 +19,7 @@ import {
 export interface Config {
   /** PORT: HTTP port of the API and dashboard (3000). */
   port: number;
-  /** DATA_DIR: embedded database files, uploads and generated secrets (./data). */
+  /** DATA_DIR: embedded database files, generated secrets and caches (./data); uploads live in the database. */
   dataDir: string;
   /** DATABASE_URL: a real PostgreSQL instead of the embedded PGlite. */
   databaseUrl: string | null;

@@ -5,6 +5,8 @@ import { DEFAULT_TIMEZONE } from '@wa/core/config';
 import type { ImportTuning } from '@wa/core/config-engine';
 import type { Db } from '@wa/core/db/client';
 import { badRequest } from '@wa/core/errors';
+import type { FileStore } from '@wa/core/files/file-store';
+import { defaultFileStore } from '@wa/core/files/legacy-uploads';
 import { InProcessQueue, type JobQueue } from '@wa/core/jobs/queue';
 import type { Logger } from '@wa/core/logger';
 import { AttemptLimiter } from '@wa/core/rate-limit';
@@ -16,7 +18,9 @@ import type { Registry } from 'prom-client';
 import { signToken } from './auth/tokens';
 import { allow, authenticate } from './http/auth';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { publicMediaRoutes } from './http/public-media';
 import { bulkImport } from './imports/bulk-import';
+import { SkippedStore } from './imports/skipped-store';
 import { ApiKeysRepo } from './modules/apikeys/apikeys.repo';
 import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { ApiKeysService } from './modules/apikeys/apikeys.service';
@@ -85,8 +89,10 @@ export interface AppDeps {
   logger: Logger;
   /** the built dashboard; when absent only the API is served */
   webDist?: string | null;
-  /** DATA_DIR: uploads live under `${dataDir}/uploads` */
+  /** DATA_DIR: uploads wait in `${dataDir}/tmp` during their request; earlier versions kept them in `${dataDir}/uploads` */
   dataDir: string;
+  /** where template media and validator files are kept (the database, with the legacy disk fallback, when absent) */
+  files?: FileStore;
   /** live events and requests to the workers (in-process when absent) */
   bus?: EventBus;
   /** jobs for the workers (in-process when absent) */
@@ -111,6 +117,8 @@ export interface AppDeps {
   engineMetrics?: Registry | null;
   /** the process's webhooks (made from db, queue and bus when absent) */
   webhooks?: Webhooks;
+  /** WA_SWEEP_MS: /api/health gives a takeover two sweeps before it flags a sending account nobody holds */
+  sweepMs?: number;
 }
 
 /**
@@ -180,19 +188,27 @@ export function createApp(deps: AppDeps): Express {
     if (where !== null) throw badRequest(`${where || 'The request'} ${NUL_MSG}`, where ? { [where]: NUL_MSG } : {});
     next();
   });
-  api.use('/health', healthRoutes(new HealthService(new HealthRepo(deps.db), bus)));
+  api.use('/health', healthRoutes(new HealthService(new HealthRepo(deps.db), bus, { sweepMs: deps.sweepMs })));
   // issue 13: GET /api/openapi.json and the Swagger UI at /api/docs, both public
   api.use(docsRoutes());
   api.use('/auth', authRoutes(authService, usersService, requireAuth));
   api.use('/admin/apikeys', requireAuth, apiKeysRoutes(apiKeys));
   api.use('/admin/webhooks', requireAuth, webhooksRoutes(new WebhooksService(new WebhooksRepo(deps.db), queue, bus)));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
-  const phones = new PhoneNumbersService(new PhoneNumbersRepo(deps.db), (file) =>
-    metrics.timeImport('phone_numbers', () => bulkImport(deps.db, PHONE_IMPORT, file, tmpDir, deps.importTuning))(),
+  // the full skipped lists of recent imports, downloadable by their importer for a while
+  const skippedLists = new SkippedStore(path.join(tmpDir, 'skipped'));
+  const importCtx = (owner: number) => ({ tmpRoot: tmpDir, store: skippedLists, owner, tuning: deps.importTuning });
+  const phones = new PhoneNumbersService(
+    new PhoneNumbersRepo(deps.db),
+    (file, owner) =>
+      metrics.timeImport('phone_numbers', () => bulkImport(deps.db, PHONE_IMPORT, file, importCtx(owner)))(),
+    skippedLists,
   );
   api.use('/admin/phonenumber', requireAuth, phoneNumbersRoutes(phones));
-  const proxies = new ProxiesService(new ProxiesRepo(deps.db), (file) =>
-    metrics.timeImport('proxies', () => bulkImport(deps.db, PROXY_IMPORT, file, tmpDir, deps.importTuning))(),
+  const proxies = new ProxiesService(
+    new ProxiesRepo(deps.db),
+    (file, owner) => metrics.timeImport('proxies', () => bulkImport(deps.db, PROXY_IMPORT, file, importCtx(owner)))(),
+    skippedLists,
   );
   api.use('/admin/proxy', requireAuth, proxiesRoutes(proxies));
   api.use('/admin/level', requireAuth, levelsRoutes(new LevelsService(new LevelsRepo(deps.db))));
@@ -214,17 +230,18 @@ export function createApp(deps: AppDeps): Express {
     transaction(deps.db, (tx) => ({ bonuses: new BonusRepo(tx), withdrawals: new WithdrawRepo(tx) })),
   );
   api.use('/admin/bonus', requireAuth, bonusRoutes(bonuses));
-  const mediaDir = path.join(deps.dataDir, 'uploads/templates');
+  // uploads go into the file store, where every worker reads them (issue 19); multer's copy is only for the request
+  const files = deps.files ?? defaultFileStore(deps.db, deps.dataDir);
+  const uploadDir = path.join(tmpDir, 'uploads');
   const templates = new TemplatesService(
     new TemplatesRepo(deps.db),
-    mediaDir,
+    files,
     transaction(deps.db, (tx) => new TemplatesRepo(tx)),
   );
-  api.use('/admin/message', requireAuth, templatesRoutes(templates, mediaDir));
+  api.use('/admin/message', requireAuth, templatesRoutes(templates, uploadDir));
   const accounts = new WhatsappRepo(deps.db);
-  const validatorFiles = path.join(deps.dataDir, 'uploads/validators');
   for (const kind of ['generator', 'validator'] as const) {
-    const tools = new ToolsService(new ToolsRepo(deps.db, kind), accounts, bus, kind, validatorFiles);
+    const tools = new ToolsService(new ToolsRepo(deps.db, kind), accounts, bus, kind, uploadDir, files);
     api.use(`/admin/${kind}`, requireAuth, toolsRoutes(tools));
   }
   const whatsapp = {
@@ -250,22 +267,9 @@ export function createApp(deps: AppDeps): Express {
   api.use('/dev/queues', requireAuth, allow('monitor'), queueBoardRoutes(queue));
   api.use(apiNotFound);
   app.use('/api', api);
-  // template media only: validator uploads (members' contact lists, DATA_DIR/uploads/validators) are
-  // not public and go through GET /api/admin/validator/file/{id}. An SVG can hold script, so media is
-  // served with a policy that runs none.
-  app.use(
-    '/uploads/templates',
-    express.static(mediaDir, {
-      index: false,
-      setHeaders: (res, file) => {
-        res.setHeader(
-          'Content-Security-Policy',
-          "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-        );
-        if (file.endsWith('.svg')) res.setHeader('Content-Type', 'image/svg+xml');
-      },
-    }),
-  );
+  // template media only: validator uploads (members' contact lists) are not public and go through
+  // GET /api/admin/validator/file/{id}
+  app.use('/uploads/templates', publicMediaRoutes(files));
   app.use('/uploads', (_req, res) => {
     res.status(404).json({ msg: 'File not found' });
   });

@@ -65,9 +65,11 @@ describe('NUL bytes the accounts-security suite does not send', () => {
   });
 
   it('in multipart fields of the validator form: 400, the upload is not kept', async () => {
-    const dir = path.join(h.dataDir, 'uploads', 'validators');
+    // the file store keeps uploads (stored_files); the request's copy on disk is DATA_DIR/tmp/uploads
+    const dir = path.join(h.dataDir, 'tmp', 'uploads');
     mkdirSync(dir, { recursive: true });
     const before = readdirSync(dir).length;
+    const storedBefore = await rows<{ n: number }>(h.database.db, sql`select count(*)::int as n from stored_files`);
     const res = await request(h.app)
       .post('/api/admin/validator/create')
       .set(bearer(staff.token))
@@ -77,6 +79,9 @@ describe('NUL bytes the accounts-security suite does not send', () => {
     expect(res.status).toBe(400);
     expect(res.body.msg).toEqual(expect.any(String));
     expect(readdirSync(dir).length).toBe(before);
+    expect(await rows<{ n: number }>(h.database.db, sql`select count(*)::int as n from stored_files`)).toEqual(
+      storedBefore,
+    );
   });
 
   it('in an import file (CSV or JSON, numbers, proxies, templates): a 4xx with a message or the row skipped, never a 500', async () => {

@@ -1,7 +1,7 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../core/src/db/client';
 import { bearer, useApiWithRoles } from '../support/api';
 import { type TestUser, TINY_PNG } from '../support/factories';
 import { BUTTON, templateHelpers } from '../support/templates';
@@ -13,7 +13,14 @@ import { BUTTON, templateHelpers } from '../support/templates';
 
 const { h, admin, dev, member, staff } = useApiWithRoles();
 const { create, count } = templateHelpers(h, admin);
-const mediaFiles = () => readdirSync(path.join(h.dataDir, 'uploads/templates')).sort();
+/** the template media in the file store */
+const mediaFiles = async () =>
+  (
+    await rows<{ name: string }>(
+      h.database.db,
+      sql`select name from stored_files where kind = 'template' order by name`,
+    )
+  ).map((r) => r.name);
 
 /** Every template route, called as `u` (or with no token at all). */
 const routes = (u: TestUser | null, id: number) => {
@@ -57,7 +64,7 @@ describe('who may use the template routes', () => {
 
   it('refuses members and staff on every route with 403 and a message, changing nothing', async () => {
     const before = await count();
-    const files = mediaFiles();
+    const files = await mediaFiles();
     for (const u of [member, staff]) {
       for (const [name, call] of routes(u, target.id)) {
         const res = await call();
@@ -67,21 +74,21 @@ describe('who may use the template routes', () => {
     }
     expect(await count()).toBe(before);
     // a refused upload leaves no file behind
-    expect(mediaFiles()).toEqual(files);
+    expect(await mediaFiles()).toEqual(files);
     const still = await request(h.app).get(`/api/admin/message/${target.id}`).set(bearer(admin.token));
     expect(still.body.message).toEqual(target);
   });
 
   it('refuses every route without a token with 401 and a message, changing nothing', async () => {
     const before = await count();
-    const files = mediaFiles();
+    const files = await mediaFiles();
     for (const [name, call] of routes(null, target.id)) {
       const res = await call();
       expect(res.status, name).toBe(401);
       expect(res.body, name).toEqual({ msg: 'Authorization token is missing' });
     }
     expect(await count()).toBe(before);
-    expect(mediaFiles()).toEqual(files);
+    expect(await mediaFiles()).toEqual(files);
     const still = await request(h.app).get(`/api/admin/message/${target.id}`).set(bearer(admin.token));
     expect(still.body.message).toEqual(target);
   });

@@ -41,7 +41,7 @@ describe('a validator', () => {
   it("checks the file's numbers (0… written as 62…), keeps those on WhatsApp, and the file is kept with a link", async () => {
     const local = Array.from({ length: 25 }, (_, i) => `08160000${String(i).padStart(4, '0')}`);
     const csv = ['number,name', ...local.map((n, i) => `${n},Kontak ${i}`), 'not a number,x'].join('\n');
-    const before = storedFiles();
+    const before = await storedFiles();
     const res = await upload(
       staff,
       { name: 'kontak.csv', text: csv },
@@ -53,7 +53,7 @@ describe('a validator', () => {
     const file = await request(h.app).get(v.fileUrl).set(bearer(staff.token));
     expect(file.status).toBe(200);
     expect(file.text).toBe(csv);
-    const stored = storedFiles().find((f) => !before.includes(f));
+    const stored = (await storedFiles()).find((f) => !before.includes(f));
     expect(stored).toBeDefined();
 
     const done = nextEvent(h, `client-${staff.id}`, 'finished', 10_000, (p) => p.validatorId === v.id);
@@ -73,7 +73,7 @@ describe('a validator', () => {
     const deleted = await val(staff).del(`/${v.id}`);
     expect(deleted.status).toBe(200);
     expect((await request(h.app).get(v.fileUrl).set(bearer(staff.token))).status).toBe(404);
-    expect(storedFiles()).not.toContain(stored);
+    expect(await storedFiles()).not.toContain(stored);
   });
 });
 
@@ -112,9 +112,9 @@ describe('a validator’s file: only through the authorised route', () => {
   };
 
   beforeAll(async () => {
-    const before = storedFiles();
+    const before = await storedFiles();
     staffV = (await upload(staff, { name: 'daftar "target".csv', text: csv }, fields(staffAcc.id))).body.validator;
-    stored = storedFiles().find((f) => !before.includes(f)) ?? '';
+    stored = (await storedFiles()).find((f) => !before.includes(f)) ?? '';
     adminV = (await upload(admin, { name: 'admin.json', text: '["6281800000003"]' }, fields(adminAcc.id))).body
       .validator;
   });
@@ -213,7 +213,8 @@ describe('a validator’s file: only through the authorised route', () => {
       expect(res.status, sneaky).toBeGreaterThanOrEqual(400);
       expect(res.text, sneaky).not.toContain('6281800000001');
     }
-    // a file left by an earlier version under the same folder, and its row, as an upgraded install has them
+    // a file left by an earlier version in DATA_DIR/uploads, and its row, as an upgraded install has them
+    mkdirSync(validatorDir(), { recursive: true });
     writeFileSync(path.join(validatorDir(), 'legacy-1.csv'), 'number\n6281800000009\n');
     expect((await request(h.app).get('/uploads/validators/legacy-1.csv')).status).toBe(404);
     const [legacy] = await q<{ id: number }>(

@@ -1,19 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, badRequest } from '@wa/core/errors';
+import { STORED_FILE_MAX_BYTES } from '@wa/core/files/file-store';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 
-export const MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+export const MEDIA_MAX_BYTES = STORED_FILE_MAX_BYTES;
 
 /**
  * Multipart with one optional `file`, stored under `dir` with a random name that keeps a
- * lower-case allowed extension. Wrong types, oversize files and broken bodies become 4xx JSON.
+ * lower-case allowed extension (the name it keeps in the file store). Wrong types, oversize files
+ * and broken bodies become 4xx JSON.
  */
 export function mediaUpload(dir: string, allowed: readonly string[], what = 'the template') {
   mkdirSync(dir, { recursive: true });
+  void pruneStale(dir);
   const upload = multer({
     storage: multer.diskStorage({
       destination: dir,
@@ -47,6 +50,19 @@ export function mediaUpload(dir: string, allowed: readonly string[], what = 'the
   };
 }
 
+/** An upload older than this was left by a process that died mid-request (none lives longer). */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+/** Removes what a process that died mid-request left in `dir`; best effort, at start. */
+async function pruneStale(dir: string): Promise<void> {
+  const names = await readdir(dir).catch((): string[] => []);
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info?.isFile() && Date.now() - info.mtimeMs > STALE_UPLOAD_MS) await rm(file, { force: true });
+  }
+}
+
 /** The file multer stored for this request, or the form's 400 when none came. */
 export function requireUpload(file: Express.Multer.File | undefined): Express.Multer.File {
   if (!file) throw badRequest('File is required.', { file: 'File is required.' });
@@ -59,14 +75,14 @@ export async function discardUpload(file: Express.Multer.File | undefined): Prom
 }
 
 /**
- * Runs `work`; when it throws (a form error, a refusal, a file that cannot be read) the upload
- * stored for this request is removed before the answer goes, so nothing refused stays on disk.
+ * Runs `work`, then removes the upload multer wrote for this request, whatever happened: a refused
+ * one is not kept, and a taken one is in the file store by then (the disk is not where hosts share
+ * it), so no upload outlives its request on disk.
  */
-export async function discardOnError<T>(file: Express.Multer.File | undefined, work: () => Promise<T>): Promise<T> {
+export async function discardAfter<T>(file: Express.Multer.File | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
-  } catch (err) {
+  } finally {
     await discardUpload(file);
-    throw err;
   }
 }

@@ -1,4 +1,5 @@
 export * from './catalogue';
+export * from './files';
 export * from './levels';
 export * from './money';
 export * from './proxies';

@@ -2,15 +2,18 @@ import { parse } from '@wa/core/validate';
 import { idParam, pageQuery, TEMPLATE_MEDIA_EXTENSIONS, templateFields, templateUpdateFields } from '@wa/shared';
 import { Router } from 'express';
 import { allow } from '../../http/auth';
-import { discardOnError, mediaUpload } from '../../http/upload';
+import { discardAfter, mediaUpload } from '../../http/upload';
 import { receiveImport } from '../../imports/upload';
 import type { TemplatesService } from './templates.service';
 
-/** §7 Templates: /api/admin/message/… (admin and dev). */
-export function templatesRoutes(templates: TemplatesService, mediaDir: string): Router {
+/**
+ * §7 Templates: /api/admin/message/… (admin and dev). An uploaded medium waits in `uploadDir` only
+ * for its request: the service puts it in the file store, and it is removed from there either way.
+ */
+export function templatesRoutes(templates: TemplatesService, uploadDir: string): Router {
   const r = Router();
   r.use(allow('catalogue.manage'));
-  const media = mediaUpload(mediaDir, TEMPLATE_MEDIA_EXTENSIONS);
+  const media = mediaUpload(uploadDir, TEMPLATE_MEDIA_EXTENSIONS);
 
   r.get('/list', async (_req, res) => {
     res.json(await templates.list());
@@ -24,7 +27,7 @@ export function templatesRoutes(templates: TemplatesService, mediaDir: string): 
     res.json(list.map(({ media: m, text, text_wa, button, status }) => ({ media: m, text, text_wa, button, status })));
   });
   r.post('/create', media, async (req, res) => {
-    await discardOnError(req.file, async () => {
+    await discardAfter(req.file, async () => {
       res.status(201).json(await templates.create(parse(templateFields, req.body ?? {}), req.file));
     });
   });
@@ -35,7 +38,7 @@ export function templatesRoutes(templates: TemplatesService, mediaDir: string): 
     res.json(await templates.get(parse(idParam, req.params.id)));
   });
   r.put('/:id', media, async (req, res) => {
-    await discardOnError(req.file, async () => {
+    await discardAfter(req.file, async () => {
       const id = parse(idParam, req.params.id);
       // a template that is not there is a 404 before any error of the form, as it always was
       await templates.get(id);

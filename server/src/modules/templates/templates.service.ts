@@ -1,6 +1,6 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
+import { createReadStream } from 'node:fs';
 import { badRequest, notFound } from '@wa/core/errors';
+import { type FileStore, mimeOf, storedName } from '@wa/core/files/file-store';
 import { ImportFileError, parseJsonArray } from '@wa/core/imports/json-stream';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
@@ -26,10 +26,13 @@ export const TEMPLATE_MEDIA_URL = '/uploads/templates/';
 
 /** The rules of message templates (§2, §3, §5 Template). */
 export class TemplatesService {
-  /** `transaction` binds a TemplatesRepo to one database transaction (an import is all or nothing). */
+  /**
+   * `files` keeps the media where every worker reads them (issue 19); `transaction` binds a
+   * TemplatesRepo to one database transaction (an import is all or nothing).
+   */
   constructor(
     private readonly repo: TemplatesRepo,
-    private readonly mediaDir: string,
+    private readonly files: FileStore,
     private readonly transaction: Transaction<TemplatesRepo>,
   ) {}
 
@@ -55,13 +58,14 @@ export class TemplatesService {
     return { text, text_wa: captionToWhatsapp(text), button: input.button, status: input.status };
   }
 
-  /** A new template; the route removes the uploaded media when this refuses it. */
+  /** A new template; its medium is stored before the row points at it, and goes again if the row is refused. */
   async create(input: TemplateFieldsInput, file: Express.Multer.File | undefined) {
     const fields = this.fields(input);
     const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : null;
     if (!fields.text_wa && !media)
       throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
-    return { message: await this.repo.insert({ ...fields, media }), msg: 'Template berhasil disimpan.' };
+    const message = await this.withStored(file, () => this.repo.insert({ ...fields, media }));
+    return { message, msg: 'Template berhasil disimpan.' };
   }
 
   /** An edit; new media replaces the old file, which goes once the row points at the new one. */
@@ -76,7 +80,7 @@ export class TemplatesService {
     const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : current.media;
     if (!fields.text_wa && !media)
       throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
-    const message = await this.repo.update(id, { ...fields, media });
+    const message = await this.withStored(file, () => this.repo.update(id, { ...fields, media }));
     if (file && current.media) await this.removeMedia(current.media);
     return { message, msg: 'Template berhasil diperbarui.' };
   }
@@ -139,8 +143,24 @@ export class TemplatesService {
     return { created, skipped };
   }
 
+  /**
+   * Stores the uploaded medium, then runs `write` (the row that points at it); a refused write
+   * removes it again, so the store holds no medium that no template uses.
+   */
+  private async withStored<T>(file: Express.Multer.File | undefined, write: () => Promise<T>): Promise<T> {
+    if (!file) return write();
+    await this.files.put('template', file.filename, createReadStream(file.path), mimeOf(file.filename));
+    try {
+      return await write();
+    } catch (err) {
+      await this.files.remove('template', file.filename);
+      throw err;
+    }
+  }
+
   private async removeMedia(url: string) {
     if (!url.startsWith(TEMPLATE_MEDIA_URL)) return;
-    await rm(path.join(this.mediaDir, path.basename(url)), { force: true });
+    const name = storedName(url);
+    if (name) await this.files.remove('template', name);
   }
 }

@@ -1,9 +1,8 @@
-import { notFound } from '@wa/core/errors';
 import { parse } from '@wa/core/validate';
 import { generatorBody, idParam, toolIdBody, toolListQuery, validatorFields } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf, allow } from '../../http/auth';
-import { discardOnError, discardUpload, mediaUpload, requireUpload } from '../../http/upload';
+import { discardAfter, discardUpload, mediaUpload, requireUpload } from '../../http/upload';
 import type { ToolsService } from './tools.service';
 
 /**
@@ -16,7 +15,7 @@ export function toolsRoutes(tools: ToolsService): Router {
   const r = Router();
   r.use(allow('tool.manage'));
   const single = tools.kind === 'generator' ? 'generator' : 'validator';
-  const upload = mediaUpload(tools.fileDir, ['csv', 'json'], 'the validator');
+  const upload = mediaUpload(tools.uploadDir, ['csv', 'json'], 'the validator');
 
   r.get('/list-per-page', async (req, res) => {
     res.json(await tools.listPerPage(actorOf(req), parse(toolListQuery, req.query)));
@@ -43,7 +42,7 @@ export function toolsRoutes(tools: ToolsService): Router {
     });
   } else {
     r.post('/create', upload, async (req, res) => {
-      await discardOnError(req.file, async () => {
+      await discardAfter(req.file, async () => {
         const file = requireUpload(req.file);
         res.json(await tools.createValidator(actorOf(req), parse(validatorFields, req.body ?? {}), file));
       });
@@ -57,7 +56,7 @@ export function toolsRoutes(tools: ToolsService): Router {
       res.json(await tools.updateValidator(actor, id, parse(validatorFields, req.body ?? {})));
     });
     // a member's contact list: a download only, never rendered, never cached on the way
-    r.get('/file/:id', async (req, res, next) => {
+    r.get('/file/:id', async (req, res) => {
       const file = await tools.file(actorOf(req), parse(idParam, req.params.id));
       res.attachment(file.name);
       res.type(file.type);
@@ -66,10 +65,7 @@ export function toolsRoutes(tools: ToolsService): Router {
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "default-src 'none'; sandbox",
       });
-      // the path is the server's own (a stored name in the validator folder), wherever DATA_DIR lives
-      res.sendFile(file.path, { dotfiles: 'allow', cacheControl: false }, (err) => {
-        if (err && !res.headersSent) next(notFound('Validator file not found.'));
-      });
+      res.send(file.bytes);
     });
   }
   r.get('/:id', async (req, res) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ToolKind } from '@wa/core/db/tool-tables';
+import { MemoryFileStore } from '@wa/core/files/memory-file-store';
 import { InProcessBus } from '@wa/core/realtime/bus';
 import { as, refused } from '@wa/core/testing/refusals';
 import type { GeneratorDto, GeneratorInput, ToolResultRow, ValidatorDto } from '@wa/shared';
@@ -147,7 +148,7 @@ beforeEach(() => {
     });
   }
   generators = new MemoryTools('generator');
-  generator = new ToolsService(generators, accounts, new InProcessBus(), 'generator', dir);
+  generator = new ToolsService(generators, accounts, new InProcessBus(), 'generator', dir, new MemoryFileStore());
 });
 
 afterEach(() => {
@@ -253,10 +254,13 @@ describe('validators', () => {
 
   it('counts the phone numbers of the file, and refuses one without any', async () => {
     const validators = new MemoryTools('validator');
-    const validator = new ToolsService(validators, accounts, new InProcessBus(), 'validator', dir);
+    const files = new MemoryFileStore();
+    const validator = new ToolsService(validators, accounts, new InProcessBus(), 'validator', dir, files);
     const file = upload('targets.csv', 'number,name\n081200000001,Ani\nnot a number,Budi\n6281200000002,\n');
     const { validator: v } = await validator.createValidator(staff, fields, file);
     expect(v).toMatchObject({ user_id: STAFF, fileName: 'targets.csv', total: 2, b_insert: 1 });
+    // kept in the file store, where the worker holding the account reads it
+    expect((await files.get('validator', file.filename))?.bytes.toString()).toContain('081200000001,Ani');
     expect(await refused(validator.createValidator(staff, fields, upload('empty.csv', 'number\nhello\n')))).toEqual({
       status: 400,
       msg: 'The file holds no phone numbers.',

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Actor } from '@wa/core/actor';
 import type { ToolKind } from '@wa/core/db/tool-tables';
 import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
+import { type FileStore, mimeOf, storedName } from '@wa/core/files/file-store';
 import { readRecords } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import { assertCan, canForAnyone } from '@wa/core/policy';
@@ -63,8 +63,8 @@ const rangeOf = (b: GeneratorInput): GeneratorRange => ({ startNumber: b.start_n
 
 /** A validator's upload as GET …/file/{id} sends it. */
 export interface ValidatorFile {
-  /** absolute, inside the validator folder */
-  path: string;
+  /** the file as stored */
+  bytes: Buffer;
   /** for Content-Disposition */
   name: string;
   /** from the stored extension (only .csv and .json are taken), never from the browser's word */
@@ -95,11 +95,13 @@ export class ToolsService {
     private readonly accounts: ToolAccounts,
     private readonly bus: EventBus,
     readonly kind: ToolKind,
+    /** where an uploaded validator file waits during its request, before it goes into `files` */
+    readonly uploadDir: string,
     /**
-     * where validator files are stored (DATA_DIR/uploads/validators, where the worker reads them);
-     * no static route serves it, only GET …/file/{id}
+     * where validator files are kept so that the worker holding the account reads them, whatever
+     * its host (issue 19); no public route serves them, only GET …/file/{id}
      */
-    readonly fileDir: string,
+    private readonly files: FileStore,
   ) {}
 
   /** §6: dev lists every tool (or one user's); admin and staff their own, whatever they ask. */
@@ -174,7 +176,12 @@ export class ToolsService {
     const total = await this.countNumbers(file);
     if (!total) throw badRequest('The file holds no phone numbers.', { file: 'The file holds no phone numbers.' });
     const upload = { fileName: file.originalname, storedName: file.filename, total };
-    const id = await this.repo.insertValidator(actor.id, settingsOf(b), upload);
+    // stored before the row points at it; a refused row takes it away again
+    await this.files.put('validator', file.filename, createReadStream(file.path), mimeOf(file.filename));
+    const id = await this.repo.insertValidator(actor.id, settingsOf(b), upload).catch(async (err: unknown) => {
+      await this.files.remove('validator', file.filename);
+      throw err;
+    });
     return { validator: await this.get(actor, id), msg: 'Validator berhasil disimpan.' };
   }
 
@@ -191,15 +198,9 @@ export class ToolsService {
     if (tool.status !== 'idle') await this.stop(actor, id);
     const stored = this.kind === 'validator' ? await this.repo.storedFile(id) : null;
     await this.repo.delete(id);
-    const file = stored && this.storedPath(stored.stored);
-    if (file) await rm(file, { force: true });
+    const name = stored && storedName(stored.stored);
+    if (name) await this.files.remove('validator', name);
     return { id, msg: `${LABEL[this.kind]} berhasil dihapus.` };
-  }
-
-  /** The stored file a file_url column names, inside the validator folder whatever the column says. */
-  private storedPath(fileUrl: string): string | null {
-    const name = path.basename(fileUrl);
-    return name && name !== '.' && name !== '..' ? path.resolve(this.fileDir, name) : null;
   }
 
   /**
@@ -211,13 +212,14 @@ export class ToolsService {
     await this.get(actor, id);
     const stored = await this.repo.storedFile(id);
     if (!stored) throw notFound(`${LABEL[this.kind]} not found.`);
-    const file = this.storedPath(stored.stored);
-    const info = file ? await stat(file).catch(() => null) : null;
-    if (!file || !info?.isFile()) throw notFound('Validator file not found.');
+    // the file_url column names the stored file; a name that could climb out of it finds nothing
+    const name = storedName(stored.stored);
+    const file = name ? await this.files.get('validator', name) : null;
+    if (!name || !file) throw notFound('Validator file not found.');
     return {
-      path: file,
-      name: downloadName(stored.fileName, file),
-      type: path.extname(file).toLowerCase() === '.json' ? 'application/json' : 'text/csv',
+      bytes: file.bytes,
+      name: downloadName(stored.fileName, name),
+      type: path.extname(name).toLowerCase() === '.json' ? 'application/json' : 'text/csv',
     };
   }
 
