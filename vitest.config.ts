@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four tiers, one config: `unit` (pure and service tests), `integration` (API through createApp on
+ * Five tiers, one config: `unit` (pure and service tests), `integration` (API through createApp on
  * a real database: PGlite, or PostgreSQL with TEST_DB=postgres), `redis` (BullMQ and pub/sub on a
- * real Redis) and `e2e` (the built dashboard in real Chromium). scripts/test.mjs runs them in order.
+ * real Redis), `fault` (outages and kills on private servers) and `e2e` (the built dashboard in
+ * real Chromium). scripts/test.mjs runs them in order.
  */
 export default defineConfig({
   test: {
@@ -41,6 +42,17 @@ export default defineConfig({
           exclude: ['**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // issue 19's fault injection: private PostgreSQL and Redis, the API and two workers as
+          // processes, one stack through every scenario in order (minutes, not seconds)
+          name: 'fault',
+          include: ['tests/fault/**/*.fault.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
         },
       },
       {

@@ -1,8 +1,8 @@
 // `npm test`: every tier this machine can run, in order — check (lint + typecheck), unit,
-// integration on PGlite, integration on PostgreSQL, Redis, browser (e2e) — then a summary naming
+// integration on PGlite, integration on PostgreSQL, Redis, fault, browser (e2e) — then a summary naming
 // each skipped tier and why. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +36,18 @@ function reachable(url, defaultPort) {
   });
 }
 
+/** Whether `cmd` is an executable on PATH. */
+function onPath(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** PostgreSQL's initdb: Debian keeps it under /usr/lib/postgresql/<version>/bin, off PATH. */
+function findInitdb() {
+  const base = '/usr/lib/postgresql';
+  const found = existsSync(base) && readdirSync(base).some((v) => existsSync(path.join(base, v, 'bin', 'initdb')));
+  return found || onPath('initdb');
+}
+
 const tiers = [
   { name: 'check', why: async () => null, run: () => run('npm', ['run', '-s', 'check']) },
   { name: 'unit', why: async () => null, run: () => vitest('unit', {}) },
@@ -64,6 +76,17 @@ const tiers = [
               ? null
               : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
     run: () => vitest('redis', { TEST_REDIS_URL: redisUrl, TEST_DATABASE_URL: pgUrl }),
+  },
+  {
+    name: 'fault',
+    // starts its own PostgreSQL (initdb) and Redis on free ports, so it needs their binaries, not running servers
+    why: async () =>
+      !findInitdb()
+        ? 'no initdb (PostgreSQL server binaries under /usr/lib/postgresql/*/bin or on PATH): apt-get install -y postgresql'
+        : !onPath('redis-server')
+          ? 'no redis-server on PATH: apt-get install -y redis-server'
+          : null,
+    run: () => vitest('fault', {}),
   },
   {
     name: 'browser (e2e)',

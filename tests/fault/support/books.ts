@@ -1,0 +1,269 @@
+import { DEFAULT_TIMEZONE } from '../../../core/src/config';
+import { type DailyRow, recountDaily, storedDaily } from '../../../core/src/ledger/daily';
+import { digits, type SendLine } from './send-log';
+import { waitFor } from './services';
+import { type FaultStack, FEE } from './stack';
+
+/** Statuses a message WhatsApp accepted may be logged with: its real one, never unknown or pending. */
+const ACCEPTED = new Set(['sent', 'delivered', 'read']);
+/** how many examples a problem lists */
+const SAMPLE = 8;
+
+interface LogRow {
+  id: number;
+  wa_message_id: string | null;
+  status: string;
+  fee: number;
+  fee_due: number;
+  target: string;
+  clientid: string | null;
+}
+
+const show = (l: SendLine) => `${l.to} by ${l.deviceId} on ${l.worker} at ${new Date(l.at).toISOString()} (${l.id})`;
+
+/**
+ * The books against the truth, as one list of problems (empty: all is well):
+ * - the send log: no target accepted twice (0 messaged twice);
+ * - every accepted send has its message_logs row with that WhatsApp id, a real status and its fee
+ *   paid (payout_on 'accepted': fee = FEE, nothing due) within `settleMs` (0 lost);
+ * - message_logs: no target or phone_number_id twice, no 'unknown' but those `allowedUnknown`
+ *   holds (the worker SIGKILL's, at most one per account), nothing left pending, no target marked
+ *   sent without its log;
+ * - the ledger: the day rows equal a recount of the log, and each account's counters and income
+ *   equal its logs, read in one snapshot while the blasts go on.
+ */
+export async function checkBooks(
+  stack: FaultStack,
+  opts: { allowedUnknown: ReadonlySet<number>; settleMs?: number; final?: boolean },
+): Promise<string[]> {
+  const problems: string[] = [];
+  const checkedAt = Date.now();
+  stack.sendLog.refresh();
+  const lines = [...stack.sendLog.lines];
+  if (stack.sendLog.bad.length) {
+    problems.push(`send log lines that do not parse: ${stack.sendLog.bad.slice(0, SAMPLE).join(' | ')}`);
+  }
+
+  const byTarget = new Map<string, SendLine[]>();
+  for (const l of lines) {
+    const k = digits(l.to);
+    byTarget.set(k, [...(byTarget.get(k) ?? []), l]);
+  }
+  const twice = [...byTarget.values()].filter((ls) => ls.length > 1);
+  if (twice.length) {
+    problems.push(
+      `${twice.length} target(s) messaged more than once (simulator send log): ${twice
+        .slice(0, SAMPLE)
+        .map((ls) => `${digits(ls[0].to)} ×${ls.length} [${ls.map(show).join('; ')}]`)
+        .join(' | ')}`,
+    );
+  }
+
+  // the allowed unknowns stand for a message that left while its worker died: matched by account and target
+  const excused = new Set<string>();
+  if (opts.allowedUnknown.size) {
+    const r = await stack.pool.query<{ target: string; clientid: string | null }>(
+      `select m.target, w.clientid from message_logs m left join whatsapp_accounts w on w.id = m.whatsapp_id
+       where m.id = any($1::int[])`,
+      [[...opts.allowedUnknown]],
+    );
+    for (const u of r.rows) excused.add(`${u.clientid}|${digits(u.target)}`);
+  }
+  const isExcused = (l: SendLine) => excused.has(`${l.deviceId}|${digits(l.to)}`);
+
+  // every accepted send logged with a real status; outcomes kept through an outage may still be on their way
+  const settled = new Map<string, LogRow>();
+  const latest = new Map<string, LogRow>();
+  const fetchRows = async () => {
+    const ids = lines.filter((l) => !settled.has(l.id) && !isExcused(l)).map((l) => l.id);
+    for (let i = 0; i < ids.length; i += 5000) {
+      const r = await stack.pool.query<LogRow>(
+        `select m.id, m.wa_message_id, m.status, m.fee, m.fee_due, m.target, w.clientid
+         from message_logs m left join whatsapp_accounts w on w.id = m.whatsapp_id
+         where m.wa_message_id = any($1::text[])`,
+        [ids.slice(i, i + 5000)],
+      );
+      for (const row of r.rows) {
+        const id = row.wa_message_id as string;
+        latest.set(id, row);
+        if (ACCEPTED.has(row.status)) settled.set(id, row);
+      }
+    }
+    return lines.every((l) => settled.has(l.id) || isExcused(l));
+  };
+  await waitFor(fetchRows, opts.settleMs ?? 20_000, () => 'every accepted send logged', 500).catch(() => {});
+  const missing = lines.filter((l) => !settled.has(l.id) && !isExcused(l) && !latest.has(l.id));
+  const wrongStatus = lines.filter((l) => !settled.has(l.id) && !isExcused(l) && latest.has(l.id));
+  if (missing.length) {
+    problems.push(
+      `${missing.length} accepted send(s) have no message_logs row with their WhatsApp id (lost from the books): ${missing
+        .slice(0, SAMPLE)
+        .map(show)
+        .join(' | ')}`,
+    );
+  }
+  if (wrongStatus.length) {
+    problems.push(
+      `${wrongStatus.length} accepted send(s) logged without their real status (sent/delivered/read): ${wrongStatus
+        .slice(0, SAMPLE)
+        .map((l) => `${show(l)} → ${latest.get(l.id)?.status}`)
+        .join(' | ')}`,
+    );
+  }
+  const unpaid = [...settled.entries()].filter(([, r]) => r.fee !== FEE || r.fee_due !== 0);
+  if (unpaid.length) {
+    problems.push(
+      `${unpaid.length} accepted send(s) not paid ${FEE} at once (payout_on 'accepted'): ${unpaid
+        .slice(0, SAMPLE)
+        .map(([id, r]) => `${r.target} (${id}) fee ${r.fee} due ${r.fee_due} status ${r.status}`)
+        .join(' | ')}`,
+    );
+  }
+  const devices = new Set(stack.devices);
+  const strangers = lines.filter((l) => !devices.has(l.deviceId));
+  if (strangers.length) problems.push(`sends by unknown devices: ${strangers.slice(0, SAMPLE).map(show).join(' | ')}`);
+
+  problems.push(...(await snapshotChecks(stack, opts.allowedUnknown, checkedAt, opts.final ?? false)));
+  return problems;
+}
+
+/** The checks of the database against itself, in one repeatable-read snapshot (the blasts keep writing). */
+async function snapshotChecks(
+  stack: FaultStack,
+  allowedUnknown: ReadonlySet<number>,
+  checkedAt: number,
+  final: boolean,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const client = await stack.pool.connect();
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const q = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+      (await client.query<T>(text, params)).rows;
+
+    const dupPhones = await q<{ phone_number_id: number; n: number; statuses: string[] }>(
+      `select phone_number_id, count(*)::int as n, array_agg(status order by id) as statuses from message_logs
+       where phone_number_id is not null group by 1 having count(*) > 1 order by 1 limit ${SAMPLE}`,
+    );
+    if (dupPhones.length) {
+      problems.push(
+        `phone_number_id logged more than once in message_logs: ${dupPhones
+          .map((d) => `${d.phone_number_id} ×${d.n} (${d.statuses.join(',')})`)
+          .join(' | ')}`,
+      );
+    }
+    const dupTargets = await q<{ target: string; n: number }>(
+      `select target, count(*)::int as n from message_logs group by 1 having count(*) > 1 order by 1 limit ${SAMPLE}`,
+    );
+    if (dupTargets.length) {
+      problems.push(`targets logged more than once: ${dupTargets.map((d) => `${d.target} ×${d.n}`).join(' | ')}`);
+    }
+    const unknown = await q<{ id: number; target: string; clientid: string | null; error: string | null }>(
+      `select m.id, m.target, w.clientid, m.error from message_logs m left join whatsapp_accounts w on w.id = m.whatsapp_id
+       where m.status = 'unknown' order by m.id`,
+    );
+    const stray = unknown.filter((u) => !allowedUnknown.has(u.id));
+    if (stray.length) {
+      problems.push(
+        `${stray.length} message(s) settled 'unknown' (allowed only for a worker SIGKILLed between send and write): ${stray
+          .slice(0, SAMPLE)
+          .map((u) => `${u.target} on ${u.clientid}: ${u.error}`)
+          .join(' | ')}`,
+      );
+    }
+    const pending = await q<{ id: number; target: string; created_at: Date }>(
+      final
+        ? `select id, target, created_at from message_logs where status = 'pending' order by id limit ${SAMPLE}`
+        : `select id, target, created_at from message_logs where status = 'pending'
+           and created_at < to_timestamp($1::double precision / 1000) - interval '20 seconds' order by id limit ${SAMPLE}`,
+      final ? [] : [checkedAt],
+    );
+    if (pending.length) {
+      problems.push(
+        `message logs left pending: ${pending.map((p) => `${p.target} since ${p.created_at.toISOString()}`).join(' | ')}`,
+      );
+    }
+    const misfee = await q<{ n: number; sample: string }>(
+      `select count(*)::int as n, string_agg(target || ' ' || status || ' fee ' || fee || ' due ' || fee_due, ' | ') as sample
+       from (select * from message_logs where (status in ('sent', 'delivered', 'read') and (fee <> $1 or fee_due <> 0))
+                or (status not in ('sent', 'delivered', 'read', 'pending') and (fee <> 0 or fee_due <> 0))
+             order by id limit 1000) x`,
+      [FEE],
+    );
+    if (misfee[0] && misfee[0].n > 0) {
+      problems.push(
+        `${misfee[0].n} log(s) with a fee that does not match their status: ${misfee[0].sample.slice(0, 600)}`,
+      );
+    }
+    const unlogged = await q<{ number: string; last_sent: Date }>(
+      `select p.number, p.last_sent from phone_numbers p
+       where p.last_sent is not null and not exists (select 1 from message_logs m where m.phone_number_id = p.id)
+       order by p.id limit ${SAMPLE}`,
+    );
+    if (unlogged.length) {
+      problems.push(`targets marked sent with no log (lost): ${unlogged.map((u) => u.number).join(', ')}`);
+    }
+    const counters = await q<{
+      clientid: string;
+      count_success: number;
+      success: number;
+      income: number;
+      fees: number;
+    }>(
+      `select w.clientid, w.count_success, w.income::bigint::float8 as income,
+              count(m.id) filter (where m.status in ('sent', 'delivered', 'read'))::int as success,
+              coalesce(sum(m.fee), 0)::float8 as fees
+       from whatsapp_accounts w left join message_logs m on m.whatsapp_id = w.id
+       group by w.id having w.count_success <> count(m.id) filter (where m.status in ('sent', 'delivered', 'read'))
+                        or w.income <> coalesce(sum(m.fee), 0)`,
+    );
+    if (counters.length) {
+      problems.push(
+        `account counters or income differ from the log: ${counters
+          .map(
+            (c) => `${c.clientid}: count_success ${c.count_success} vs ${c.success}, income ${c.income} vs ${c.fees}`,
+          )
+          .join(' | ')}`,
+      );
+    }
+    if (final) {
+      const claimed = await q<{ number: string; claimed_by: number | null }>(
+        `select number, claimed_by from phone_numbers where in_use <> 0 order by id limit ${SAMPLE}`,
+      );
+      if (claimed.length) {
+        problems.push(
+          `targets still claimed after every blast stopped: ${claimed.map((c) => `${c.number} by ${c.claimed_by}`).join(', ')}`,
+        );
+      }
+    }
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  problems.push(...(await ledgerCheck(stack)));
+  return problems;
+}
+
+/** account_daily = a recount of the log, both read in one snapshot. */
+async function ledgerCheck(stack: FaultStack): Promise<string[]> {
+  const { stored, recount } = await stack.database.db.transaction(
+    async (tx) => ({ stored: await storedDaily(tx), recount: await recountDaily(tx, DEFAULT_TIMEZONE) }),
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  const key = (r: DailyRow) => `${r.whatsapp_id}|${r.day}`;
+  const recounted = new Map(recount.map((r) => [key(r), r]));
+  const kept = new Map(stored.map((r) => [key(r), r]));
+  const diffs: string[] = [];
+  for (const k of new Set([...recounted.keys(), ...kept.keys()])) {
+    const a = kept.get(k);
+    const b = recounted.get(k);
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      diffs.push(`stored ${JSON.stringify(a)} vs recount ${JSON.stringify(b)}`);
+  }
+  return diffs.length
+    ? [`ledger (account_daily) differs from a recount of the log: ${diffs.slice(0, 4).join(' | ')}`]
+    : [];
+}
