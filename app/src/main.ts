@@ -2,6 +2,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfigOrExit, resolveJwtSecret } from '@wa/core/config';
 import { openDatabase } from '@wa/core/db/client';
+import { untilReachable } from '@wa/core/dependencies';
+import { DbFileStore } from '@wa/core/files/db-file-store';
+import { copyLegacyUploads } from '@wa/core/files/legacy-uploads';
 import { createInfra } from '@wa/core/jobs/index';
 import { createLogger } from '@wa/core/logger';
 import type { Webhooks } from '@wa/core/webhooks/webhooks';
@@ -16,10 +19,12 @@ async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
-  });
+  // a database still starting (docker compose brings them up together) is waited for, not a crash
+  const database = await untilReachable(
+    'database',
+    () => openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }),
+    log,
+  );
   log.info({ database: database.kind }, 'database ready (migrations applied)');
   await ensureSettings(database.db);
   const admin = await ensureAdmin(database.db, config.adminEmail, config.adminPassword);
@@ -36,6 +41,11 @@ async function main() {
   const dev = await ensureDev(database.db, config.devEmail, config.devPassword);
   if (dev.created) log.info({ email: dev.email }, 'dev account created from DEV_EMAIL');
   else if (dev.reason) log.warn(dev.reason);
+  // once per DATA_DIR: uploads an earlier version kept on this host's disk go into the database, where
+  // workers on other hosts read them; until then (and after) this host reads them from the disk
+  void copyLegacyUploads(new DbFileStore(database.db), config.dataDir, log).catch((err) =>
+    log.warn({ err }, 'legacy uploads not copied into the file store; they are served from DATA_DIR meanwhile'),
+  );
 
   const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   // without Redis the WhatsApp engine runs in this process; with it, `npm run worker` processes do
@@ -65,6 +75,7 @@ async function main() {
     engineMetrics: engine?.metrics.registry,
     queue,
     timezone: config.timezone,
+    sweepMs: config.engine.sweepMs,
     trustProxy: config.trustProxy,
     importTuning: config.imports,
     defaultEngine: config.waDriver === 'sim' ? null : config.waDriver,
@@ -112,6 +123,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // one JSON line with its cause, like every other error of the process
+  createLogger().fatal({ err }, 'start failed');
   process.exit(1);
 });

@@ -137,6 +137,8 @@ export interface LiveEventMap {
     value: string;
     /** a blast outside its send window or before its scheduled start: it waits until then (ISO) */
     until?: string;
+    /** the loop waits for the installation, not for its interval: 'Menunggu database…', 'Menunggu Redis…' */
+    reason?: string;
   };
   reset: DeviceRef & { state: WhatsappState | null; count_success: number; count_fail: number; income: number };
   /** a target number's row changed outside a send (a failure receipt, an opt-out): client-admin only */

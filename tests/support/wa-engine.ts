@@ -24,7 +24,10 @@ export interface WaHarness {
   engine: Engine;
   bus: InProcessBus;
   queue: InProcessQueue;
+  /** the API's DATA_DIR (and the engine's, unless `ownEngineDataDir`) */
   dataDir: string;
+  /** the engine's DATA_DIR */
+  engineDataDir: string;
   /** starts the engine again (after `engine.close()`), as a restarted worker would */
   restartEngine(): Promise<Engine>;
   close(): Promise<void>;
@@ -50,11 +53,16 @@ export interface WaHarnessOptions {
   webhooks?: { timeoutMs: number; retryBaseMs: number; retryForMs: number };
   /** how often the engine queues overdue webhook deliveries again */
   webhookSweepMs?: number;
+  /** how long qr-new-client waits for a code (1.5 s by default, so a code that never comes fails fast) */
+  qrTimeoutMs?: number;
+  /** the engine gets a DATA_DIR of its own, empty, as a worker on another host has (issue 19) */
+  ownEngineDataDir?: boolean;
 }
 
 export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHarness> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wa-engine-'));
+  const engineDataDir = opts.ownEngineDataDir ? mkdtempSync(path.join(tmpdir(), 'wa-worker-')) : dataDir;
   const bus = new InProcessBus();
   const queue = new InProcessQueue();
   const log = createLogger('silent');
@@ -63,7 +71,13 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
     const sim = loadConfig().sim;
     if (opts.pairDelayMs !== undefined) sim.pairDelayMs = opts.pairDelayMs;
     return startEngine({
-      config: { waDriver: 'sim', dataDir, chromePath: '/usr/bin/chromium', sim, webhooks: opts.webhooks },
+      config: {
+        waDriver: 'sim',
+        dataDir: engineDataDir,
+        chromePath: '/usr/bin/chromium',
+        sim,
+        webhooks: opts.webhooks,
+      },
       db: database.db,
       queue,
       bus,
@@ -81,6 +95,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
   const h: WaHarness = {
     database,
     dataDir,
+    engineDataDir,
     bus,
     queue,
     engine: await boot(),
@@ -91,7 +106,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       dataDir,
       bus,
       queue,
-      qrTimeoutMs: 1500,
+      qrTimeoutMs: opts.qrTimeoutMs ?? 1500,
       monitor: { simulator: !opts.driver },
       defaultEngine: opts.defaultEngine ?? null,
     }),
@@ -104,6 +119,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       await queue.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(engineDataDir, { recursive: true, force: true });
     },
   };
   await queue.start();

@@ -10,7 +10,7 @@ async function main() {
   try {
     worker = await startWorker(config, log);
   } catch (err) {
-    console.error(err instanceof Error ? err.message : err);
+    log.fatal({ err }, 'worker did not start');
     process.exit(1);
   }
   let stopping = false;

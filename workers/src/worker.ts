@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '@wa/core/config';
 import { openDatabase } from '@wa/core/db/client';
+import { untilReachable } from '@wa/core/dependencies';
 import { createInfra } from '@wa/core/jobs/index';
 import type { Logger } from '@wa/core/logger';
 import { startEngine } from './engine/index';
@@ -20,10 +21,12 @@ export async function startWorker(config: Config, log: Logger): Promise<RunningW
       'REDIS_URL is not set: without Redis, jobs run inside the API process (npm start) and a separate worker has nothing to take.',
     );
   }
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
-  });
+  // a database still starting (docker compose brings them up together) is waited for, not a crash
+  const database = await untilReachable(
+    'database',
+    () => openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }),
+    log,
+  );
   const { queue, bus } = createInfra(config.redisUrl, log, config.redisPrefix);
   const engine = await startEngine({ config, db: database.db, queue, bus, log });
   await queue.start();

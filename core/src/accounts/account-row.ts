@@ -24,6 +24,7 @@ export interface AccountRow {
   suspended_count: number;
   paused_until: Date | string | null;
   pause_reason: string | null;
+  waiting_reason: string | null;
   daily_cap: number | null;
   sent_today: number;
   blast_start_at: Date | string | null;
@@ -39,7 +40,7 @@ export const ACCOUNT_COLS = sql`w.id, w.clientid, w.user_id, w.previous_device_i
   w.serialized, w.proxy_id, w.reconnect, w.interval, w.state, w.status, w.count_success, w.count_fail,
   w.income, w.suspended, w.suspended_count, w.created_at,
   case when w.paused_until > now() then w.paused_until end as paused_until,
-  case when w.paused_until > now() then w.pause_reason end as pause_reason,
+  case when w.paused_until > now() then w.pause_reason end as pause_reason, w.waiting_reason,
   ${DAILY_CAP} as daily_cap, ${SENT_TODAY} as sent_today, w.blast_start_at, w.engine`;
 
 export function toWhatsappDto(r: AccountRow): WhatsappDto {
@@ -66,6 +67,7 @@ export function toWhatsappDto(r: AccountRow): WhatsappDto {
     suspended_count: Number(r.suspended_count),
     paused_until: r.paused_until ? new Date(r.paused_until).toISOString() : null,
     pause_reason: r.paused_until ? r.pause_reason : null,
+    waiting_reason: r.waiting_reason ?? null,
     daily_cap: Number(r.daily_cap ?? 0),
     sent_today: Number(r.sent_today),
     scheduled_at: r.status === 'sending' && r.blast_start_at ? new Date(r.blast_start_at).toISOString() : null,

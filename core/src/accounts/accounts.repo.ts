@@ -351,6 +351,14 @@ export class AccountsRepo {
     return new Set(kept.map((k) => k.id));
   }
 
+  /**
+   * Why the account's running loop waits (a dependency is down: 'Menunggu Redis…'), or null when it
+   * goes on; written by its holder, shown on the account's row.
+   */
+  async setWaitingReason(id: number, reason: string | null): Promise<void> {
+    await this.db.execute(sql`update whatsapp_accounts set waiting_reason = ${reason} where id = ${id}`);
+  }
+
   /** The worker lets the account go (its session ended here); not when another worker holds it now. */
   async releaseLease(id: number, workerId: string): Promise<void> {
     await this.db.execute(sql`
@@ -378,6 +386,20 @@ export class AccountsRepo {
       sql`select status, suspended from whatsapp_accounts where id = ${id}`,
     );
     return r ?? null;
+  }
+
+  /**
+   * What the rows of the accounts held here say, for the holder to compare with its sessions and
+   * loops (see LeaseSweeper.renew): the state as stored, and whether a blast should be running.
+   */
+  async switchesOf(ids: number[]): Promise<Array<{ id: number; state: string | null; blasting: boolean }>> {
+    if (!ids.length) return [];
+    return rows<{ id: number; state: string | null; blasting: boolean }>(
+      this.db,
+      sql`select id, state,
+                 (status = 'sending' and not suspended and (paused_until is null or paused_until <= now())) as blasting
+          from whatsapp_accounts where id = any(${sql.param(ids)}::int[])`,
+    );
   }
 
   /** The stored value of the account's proxy, if it has one. */

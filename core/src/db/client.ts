@@ -33,7 +33,14 @@ const MIGRATION_LOCK_KEY = 727_274_001;
  */
 export async function openDatabase(opts: { databaseUrl: string | null; pgliteDir: string }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // a server that does not answer fails a connection in 5 s rather than never: loops and health
+    // checks wait out an outage themselves (DependencyMonitor), they must not hang in connect
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
     // an idle client dropped by the server must not crash the process
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;

@@ -35,6 +35,8 @@ export class BullmqQueue<M extends object = JobMap> implements JobQueue<M> {
   ) {
     this.handlers = new HandlerTable(opts.names ?? JOB_NAMES);
     this.queue = new Queue(QUEUE_NAME, { connection: connection(redisUrl), prefix: opts.prefix });
+    // without a listener a connection error of the producer would be printed as an unhandled event
+    this.queue.on('error', (err) => this.opts.onError?.('queue', err));
   }
 
   register<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>): void {

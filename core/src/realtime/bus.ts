@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
+import { BusDownError } from '../dependencies';
 
 export type BusListener = (message: unknown) => void;
 
@@ -65,13 +66,19 @@ export class RedisBus implements EventBus {
   private readonly sub: Redis;
   private readonly listeners = new Map<string, Set<BusListener>>();
   private window: PublishWindow | null = null;
+  /** the publishing connection was ready once: from then on, not ready means Redis is away */
+  private everReady = false;
 
   constructor(
     redisUrl: string,
     private readonly prefix = 'wa:',
   ) {
-    this.pub = new Redis(redisUrl, { lazyConnect: false });
+    // a publish in flight when the connection drops fails after one retry instead of twenty
+    this.pub = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
     this.sub = new Redis(redisUrl, { lazyConnect: false });
+    this.pub.on('ready', () => {
+      this.everReady = true;
+    });
     // connection problems are retried by ioredis; without a handler they would be printed as unhandled
     this.pub.on('error', () => {});
     this.sub.on('error', () => {});
@@ -90,11 +97,22 @@ export class RedisBus implements EventBus {
   }
 
   async ping(): Promise<void> {
+    // a lost connection is known at once: without this the PING would wait in ioredis's offline
+    // queue until its retries ran out, and a health check would learn nothing before its deadline
+    if (this.pub.status === 'reconnecting' || this.pub.status === 'close' || this.pub.status === 'end') {
+      throw new Error(`Redis is not connected (${this.pub.status})`);
+    }
     await this.pub.ping();
   }
 
-  /** Resolves once Redis has taken the message (with the others of its window; see PUBLISH_WINDOW_MS). */
+  /**
+   * Resolves once Redis has taken the message (with the others of its window; see
+   * PUBLISH_WINDOW_MS). While Redis is away (the connection was up once and is not) it fails at
+   * once with BusDownError rather than queueing: live events are of the moment, and a blast must
+   * not wait on them.
+   */
   publish(channel: string, message: unknown): Promise<void> {
+    if (this.everReady && this.pub.status !== 'ready') return Promise.reject(new BusDownError());
     const text = JSON.stringify(message);
     let w = this.window;
     if (!w) {

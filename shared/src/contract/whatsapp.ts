@@ -76,6 +76,23 @@ export const LOGIN_TEXTS = {
     `You already have ${cap} WhatsApp logins in progress. Finish or cancel one, or wait until its code expires.`,
   workersBusy: 'Every WhatsApp worker is busy with other logins. Try again in a minute.',
   noWorker: 'No WhatsApp worker is running. Try again in a minute.',
+  /**
+   * A login whose connection failed before it showed a code (qr-new-client answers 502 with it, the
+   * `error` live event carries it). `detail` is a short code (ENOTFOUND, ERR_PROXY_CONNECTION_FAILED,
+   * HTTP 407…), never the proxy's address or credentials: members read these too.
+   */
+  unreachable: (detail: string, viaProxy: boolean) =>
+    viaProxy
+      ? `WhatsApp could not be reached through the proxy (${detail}). Try again, or ask an admin to check the proxy.`
+      : `WhatsApp could not be reached (${detail}). Check the worker's network and try again.`,
+  proxyRefused: (detail: string) =>
+    `The proxy refused the connection (${detail}). Try again, or ask an admin to check the proxy.`,
+  proxyAuth: (detail: string) =>
+    `The proxy refused its username or password (${detail}). Ask an admin to check the proxy.`,
+  timedOut: (seconds: number, viaProxy: boolean) =>
+    viaProxy
+      ? `WhatsApp did not answer through the proxy within ${seconds} s. Try again, or ask an admin to check the proxy.`
+      : `WhatsApp did not answer within ${seconds} s. Check the worker's network and try again.`,
 } as const;
 
 /** POST /admin/whatsapp/remove-client. */
@@ -185,6 +202,8 @@ export const BLAST_TEXTS = {
   noTargets: 'Tidak ada nomor tujuan yang belum dikirimi pesan',
   started: 'Blast dimulai.',
   stopped: 'Blast dihentikan.',
+  /** the loop failed on its own error (not an outage, which it waits out) */
+  failed: (why: string) => `Blast berhenti karena kesalahan: ${why}`,
 } as const;
 
 /** Account safety: why an account was paused, and the refusal of a start while it is (our texts). */
@@ -287,6 +306,10 @@ export const whatsappDto = z.object({
   suspended_count: int(),
   paused_until: iso('account safety: no blast until this time after ban signals; null when not paused'),
   pause_reason: z.string().nullable(),
+  waiting_reason: z
+    .string()
+    .nullable()
+    .describe("why its running blast waits on the installation (e.g. 'Menunggu Redis…'); null when it does not"),
   daily_cap: int().describe('blast messages it may send today (the warm-up cap)'),
   sent_today: int().describe('blast messages it sent today'),
   scheduled_at: iso('a scheduled blast starts sending at this time; null when none is scheduled'),

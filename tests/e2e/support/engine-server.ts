@@ -84,6 +84,7 @@ export async function startEngineTestServer(
   return {
     url: `http://127.0.0.1:${port}`,
     db: database.db,
+    dataDir,
     engine,
     bus,
     sim: () => engine.driver as SimDriver,

@@ -1,6 +1,7 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
 import type { ToolKind } from '@wa/core/db/tool-tables';
+import type { DependencyMonitor } from '@wa/core/dependencies';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToAdmins, publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
@@ -9,6 +10,7 @@ import type { AccountSafety, GuardedAccount } from './account-safety';
 import { BlastRunner } from './blast';
 import type { EngineMetrics } from './engine-metrics';
 import { type AccountEventData, type AccountWebhookEvent, emitFor, hookFor, type LiveSession } from './live-session';
+import type { LocalFiles } from './local-files';
 import type { OutcomeBatcher } from './outcome-batcher';
 
 /** The account the loops run for, as its session knows it (`accountId` is set once it is saved). */
@@ -41,8 +43,8 @@ export interface LoopDeps {
   db: Db;
   bus: EventBus;
   log: Logger;
-  /** DATA_DIR, where template media and validator files live */
-  dataDir: string;
+  /** template media and validator files from the file store (DATA_DIR keeps the media's cache) */
+  files: LocalFiles;
   /** milliseconds in one interval "second" (1000; tests shorten it) */
   secondMs: number;
   /** pauses the account on the blast's own ban signals (a failure streak, a rate limit) */
@@ -55,6 +57,10 @@ export interface LoopDeps {
   webhooks: WebhookEmitter;
   /** the engine's own metrics (claim latency) */
   metrics: EngineMetrics;
+  /** the process's view of the database and Redis: loops wait out their outages */
+  monitor: DependencyMonitor;
+  /** whether this host still holds the account (renews its lease): a loop asks after an outage */
+  stillHeld(accountId: number): Promise<boolean>;
 }
 
 /**
@@ -73,6 +79,14 @@ export class AccountLoops {
     private readonly live: LoopAccount,
   ) {}
 
+  /**
+   * Live events are best effort: the loops go on sending while Redis is away (their rows are the
+   * truth, read again by the dashboard), and the monitor reports the outage once.
+   */
+  private quiet(sent: Promise<void>): Promise<void> {
+    return sent.catch((err: unknown) => this.deps.monitor.markDown('redis', err));
+  }
+
   /** A saved account's id (the loops of an unsaved login are refused before they get here). */
   private get accountId(): number {
     if (this.live.accountId === null) throw new Error(`${this.live.deviceId} is not saved yet`);
@@ -84,9 +98,9 @@ export class AccountLoops {
       {
         db: this.deps.db,
         log: this.deps.log,
-        emit: (event, payload, admins) => emitFor(this.deps.bus, this.live, event, payload, admins),
-        emitAdmins: (event, payload) => publishToAdmins(this.deps.bus, event, payload),
-        dataDir: this.deps.dataDir,
+        emit: (event, payload, admins) => this.quiet(emitFor(this.deps.bus, this.live, event, payload, admins)),
+        emitAdmins: (event, payload) => this.quiet(publishToAdmins(this.deps.bus, event, payload)),
+        files: this.deps.files,
         secondMs: this.deps.secondMs,
         safety: this.deps.safety,
         timeZone: this.deps.timeZone,
@@ -94,10 +108,17 @@ export class AccountLoops {
         metrics: this.deps.metrics,
         guarded: () => guardedAccount(this.deps, this.live, this),
         webhook: (event, data) => hookFor(this.deps.webhooks, this.live, event, data),
+        monitor: this.deps.monitor,
+        stillHeld: () => this.deps.stillHeld(this.accountId),
       },
       { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
     );
     this.blast.start();
+  }
+
+  /** Whether the blast loop runs (or waits out an outage) here. */
+  get blasting(): boolean {
+    return this.blast?.active ?? false;
   }
 
   async stopBlast(graceMs?: number): Promise<void> {
@@ -109,8 +130,10 @@ export class AccountLoops {
       {
         db: this.deps.db,
         log: this.deps.log,
-        emit: (event, payload) => emitFor(this.deps.bus, this.live, event, payload),
+        emit: (event, payload) => this.quiet(emitFor(this.deps.bus, this.live, event, payload)),
         secondMs: this.deps.secondMs,
+        monitor: this.deps.monitor,
+        stillHeld: () => this.deps.stillHeld(this.accountId),
       },
       { deviceId: this.live.deviceId, accountId: this.accountId, session: this.live.session },
     );
@@ -126,10 +149,12 @@ export class AccountLoops {
           db: this.deps.db,
           log: this.deps.log,
           // a tool's events go to the tool's owner, who may not own the account
-          emit: (userId, event, payload) => publishToOwnerAndAdmins(this.deps.bus, userId, event, payload),
-          dataDir: this.deps.dataDir,
+          emit: (userId, event, payload) => this.quiet(publishToOwnerAndAdmins(this.deps.bus, userId, event, payload)),
+          files: this.deps.files,
           secondMs: this.deps.secondMs,
           timeZone: this.deps.timeZone,
+          monitor: this.deps.monitor,
+          stillHeld: () => this.deps.stillHeld(this.accountId),
         },
         kind,
         id,

@@ -223,6 +223,15 @@ export async function releaseTargets(db: Db, accountId: number, targets: Claimed
 }
 
 /**
+ * Every claim this account holds goes back to the pool, started or not: for a holder whose own loop
+ * failed and runs again, which knows that none of them left (a sent one's outcome is written first).
+ */
+export async function releaseOwnClaims(db: Db, accountId: number): Promise<void> {
+  await db.execute(sql`update phone_numbers p set in_use = 0, claimed_by = null, claim_started = false
+                       where p.status = 'active' and p.last_sent is null and p.in_use = 1 and p.claimed_by = ${accountId}`);
+}
+
+/**
  * Settles the claims a previous holder of this account left (it died between claiming and
  * recording): a started one may have left, so it is logged 'unknown' (not paid) and its target
  * counts as sent, never to be messaged again; the others had not started and go back to the pool.

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
+import { type Dependency, type DependencyMonitor, WAITING_TEXTS } from '@wa/core/dependencies';
 import { msUntilWindow } from '@wa/core/local-time';
 import type { Logger } from '@wa/core/logger';
 import {
@@ -24,13 +24,16 @@ import {
   leastUsed,
   levelGap,
   promote,
+  releaseOwnClaims,
   releaseTargets,
   settleAbandoned,
   type UsedTemplate,
 } from './blast.repo';
 import type { EngineMetrics } from './engine-metrics';
 import type { AccountEventData, AccountWebhookEvent } from './live-session';
+import type { LocalFiles } from './local-files';
 import { LoopRunner } from './loop-runner';
+import type { OutcomeInput } from './outcome.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
 
 /** A blast waiting for its hours or its scheduled start looks at its row again this often. */
@@ -77,8 +80,8 @@ export interface BlastDeps {
   emit<E extends LiveEvent>(event: E, payload: LiveEventMap[E], admins?: boolean): Promise<void>;
   /** publishes to client-admin only */
   emitAdmins<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
-  /** where template media live: `${dataDir}/uploads/templates` */
-  dataDir: string;
+  /** template media from the file store, as files on this host */
+  files: LocalFiles;
   /** milliseconds in one interval "second" (1000; tests shorten it) */
   secondMs: number;
   random?: () => number;
@@ -93,6 +96,18 @@ export interface BlastDeps {
   metrics?: EngineMetrics;
   /** tells the webhooks an event about the account */
   webhook<E extends AccountWebhookEvent>(event: E, data: AccountEventData<E>): void;
+  /** the process's view of the database and Redis: the loop waits out their outages */
+  monitor?: DependencyMonitor;
+  /** after an outage: whether this host still holds the account (it renews the lease to know) */
+  stillHeld?: () => Promise<boolean>;
+}
+
+/** A send whose outcome is not written yet: what `record` writes, and what it tells after. */
+interface PendingOutcome {
+  input: OutcomeInput;
+  plan: BlastPlan;
+  template: UsedTemplate;
+  sent: { error: string | null; sentId: string | null };
 }
 
 /** The account a blast runs for, as its holder knows it. */
@@ -122,15 +137,35 @@ export class BlastRunner extends LoopRunner {
   /**
    * Live events still on their way, oldest first: a message's events go out while the next ones
    * are sent (the bus keeps their order); a loop lets at most EMITS_AHEAD messages' events be
-   * queued before it waits for the oldest, and a bus failure still ends the loop.
+   * queued before it waits for the oldest. They are best effort: a bus that fails is the monitor's
+   * to report (see AccountLoops), and the blast goes on without Redis.
    */
   private emitting: Promise<unknown>[] = [];
+  /**
+   * A message that left but whose outcome could not be written (the database blinked): kept here,
+   * its target still claimed and started, and written first when the loop runs again, so it is
+   * logged with its real status and paid. One at most: the loop sends nothing before it is written.
+   */
+  private unwritten: PendingOutcome | null = null;
+  /**
+   * This start of the loop settled what a previous holder left (settleAbandoned): a run after that
+   * is the supervisor's restart after an outage, whose claims are all its own.
+   */
+  private settled = false;
+  /** whether the row says why the loop waits (cleared when it goes on) */
+  private waitShown = false;
 
   constructor(
     private readonly deps: BlastDeps,
     private readonly account: BlastAccount,
   ) {
-    super(deps.log, { deviceId: account.deviceId, loop: 'blast' });
+    super(deps.log, { deviceId: account.deviceId, loop: 'blast' }, deps.monitor ?? null);
+  }
+
+  /** A fresh start (from a request or a resume) settles what a previous holder may have left. */
+  override start(): void {
+    if (!this.active) this.settled = false;
+    super.start();
   }
 
   protected async run(): Promise<void> {
@@ -139,21 +174,58 @@ export class BlastRunner extends LoopRunner {
     // levels and the plan may have changed since the last run: read them again
     this.levelGap = undefined;
     this.cached = null;
-    const abandoned = await settleAbandoned(db, accountId, this.deps.timeZone);
-    if (abandoned) log.warn({ deviceId, abandoned }, 'settled sends a previous holder left pending');
+    if (this.unwritten) await this.write(this.unwritten);
+    if (this.settled) {
+      // a restart of this runner after an outage: every message it sent is recorded (the one whose
+      // outcome was unwritten just was), so what it still has claimed never left and goes back
+      await releaseOwnClaims(db, accountId);
+    } else {
+      const abandoned = await settleAbandoned(db, accountId, this.deps.timeZone);
+      if (abandoned) log.warn({ deviceId, abandoned }, 'settled sends a previous holder left pending');
+      this.settled = true;
+    }
     try {
       await this.loop();
     } finally {
       const events = this.emitting;
       this.emitting = [];
-      await Promise.all(events).catch((err) =>
-        log.warn({ err, deviceId }, 'live events of the last messages not sent'),
-      );
-      // claimed ahead and not sent: back to the pool
+      // live events are best effort (see AccountLoops): nothing here waits on Redis
+      await Promise.all(events).catch(() => {});
+      // claimed ahead and not sent: back to the pool (after an outage, the next run does it)
       const unsent = this.claims;
       this.claims = [];
       await releaseTargets(db, accountId, unsent);
     }
+  }
+
+  protected override async onWaiting(dep: Dependency): Promise<void> {
+    const { deviceId, accountId } = this.account;
+    const reason = WAITING_TEXTS[dep];
+    await this.deps.emit('waiting', { deviceId, waitTime: 0, value: '', reason });
+    // the row says it too when it can be written (Redis down; not the database)
+    await new AccountsRepo(this.deps.db).setWaitingReason(accountId, reason);
+    this.waitShown = true;
+  }
+
+  protected override async onResumed(): Promise<void> {
+    if (this.waitShown) await new AccountsRepo(this.deps.db).setWaitingReason(this.account.accountId, null);
+    this.waitShown = false;
+  }
+
+  protected override async mayResume(): Promise<boolean> {
+    return (await this.deps.stillHeld?.()) ?? true;
+  }
+
+  protected async onFailed(message: string): Promise<void> {
+    const pending = this.unwritten;
+    this.unwritten = null;
+    if (pending) {
+      this.deps.log.error(
+        { deviceId: this.account.deviceId, target: pending.input.target.id },
+        'a sent message could not be recorded; its next holder logs it unknown',
+      );
+    }
+    await this.finish('error_blast', BLAST_TEXTS.failed(message));
   }
 
   private async loop(): Promise<void> {
@@ -180,6 +252,8 @@ export class BlastRunner extends LoopRunner {
       }
       const template = leastUsed(current?.templates ?? []);
       if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
+      // before the claim: a store that cannot be read fails the loop with nothing claimed
+      const media = await this.mediaOf(template.media);
       // at full speed claims go fifty at a time (one commit for fifty); paced blasts claim one by one
       if (!this.claims.length) {
         const ahead = plan.intervalMax === 0;
@@ -200,7 +274,6 @@ export class BlastRunner extends LoopRunner {
       let error: string | null = null;
       let sentId: string | null = null;
       try {
-        const media = this.mediaOf(template.media);
         const sent = media
           ? await this.account.session.sendMedia(target.number, media, text || undefined)
           : await this.account.session.sendText(target.number, text);
@@ -242,10 +315,9 @@ export class BlastRunner extends LoopRunner {
     target: ClaimedTarget,
     sent: { error: string | null; sentId: string | null; text: string },
   ): Promise<number | null> {
-    const { deviceId, accountId } = this.account;
-    const { error } = sent;
-    const success = error === null;
-    const outcome = await this.deps.outcomes.record({
+    const { accountId } = this.account;
+    const success = sent.error === null;
+    const input: OutcomeInput = {
       target,
       userId: plan.userId,
       accountId,
@@ -255,12 +327,33 @@ export class BlastRunner extends LoopRunner {
       referrerId: plan.referrerId,
       referralFee: Math.floor((plan.fee * plan.referralPercent) / 100),
       payoutOn: plan.payoutOn,
-      error,
+      error: sent.error,
       waMessageId: sent.sentId,
       text: sent.text,
       timeZone: this.deps.timeZone,
       next: this.claims[0]?.id ?? null,
-    });
+    };
+    return this.write({ input, plan, template, sent });
+  }
+
+  /**
+   * Writes a send's outcome. When the write fails the outcome is kept (`unwritten`) and the error
+   * goes on to the supervisor, which runs the loop again once the database is back: that run
+   * writes it first, with no next claim to mark (the claims ahead went back to the pool).
+   */
+  private async write(pending: PendingOutcome): Promise<number | null> {
+    const { deviceId, accountId } = this.account;
+    const { input, plan, template, sent } = pending;
+    const { target } = input;
+    const success = input.success;
+    let outcome: Awaited<ReturnType<OutcomeBatcher['record']>>;
+    try {
+      outcome = await this.deps.outcomes.record(input);
+    } catch (err) {
+      this.unwritten = { ...pending, input: { ...input, next: null } };
+      throw err;
+    }
+    this.unwritten = null;
     if (!outcome) {
       // the claim was settled elsewhere (another holder took the account over): so are the others
       this.claims = [];
@@ -290,7 +383,7 @@ export class BlastRunner extends LoopRunner {
         message_id: sent.sentId,
         target: target.number,
         target_id: target.id,
-        error: error ?? 'failed',
+        error: sent.error ?? 'failed',
       });
     }
     const event = success ? 'count_success' : 'count_fail';
@@ -306,10 +399,8 @@ export class BlastRunner extends LoopRunner {
 
   /** Sends these events on while the loop goes on; the next message awaits them (see `emitting`). */
   private defer(events: Promise<unknown>[]): void {
-    const all = Promise.all(events);
-    // handled here so a failure does not crash the process before the loop awaits it
-    all.catch(() => {});
-    this.emitting.push(all);
+    // live events are best effort: a failure neither crashes the process nor stops the blast
+    this.emitting.push(Promise.all(events).catch(() => {}));
   }
 
   /** The plan and templates, read again when PLAN_TTL_MS has passed. */
@@ -357,13 +448,17 @@ export class BlastRunner extends LoopRunner {
     this.deps.webhook('blast.finished', { reason: event === 'finished' ? 'finished' : 'error', message });
   }
 
-  /** A template's stored medium as a file on this host; media kept elsewhere (a URL) are not sent. */
-  private mediaOf(media: string | null): MediaFile | null {
+  /**
+   * A template's stored medium as a file on this host, fetched from the file store the first time;
+   * media kept elsewhere (a URL) are not sent. A database error is thrown, so the loop waits it out
+   * rather than send the caption alone.
+   */
+  private async mediaOf(media: string | null): Promise<MediaFile | null> {
     if (!media?.startsWith('/uploads/templates/')) return null;
     const filename = path.basename(media);
-    const file = path.join(this.deps.dataDir, 'uploads', 'templates', filename);
-    if (!existsSync(file)) {
-      this.deps.log.warn({ media }, 'template medium missing on this host; sending the caption only');
+    const file = await this.deps.files.path('template', filename);
+    if (!file) {
+      this.deps.log.warn({ media }, 'template medium not in the file store; sending the caption only');
       return null;
     }
     const ext = path.extname(filename).slice(1).toLowerCase();

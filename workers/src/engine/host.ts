@@ -2,16 +2,21 @@ import { hostname } from 'node:os';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
 import { DEFAULT_ENGINE_SETTINGS } from '@wa/core/config-engine';
-import type { Db } from '@wa/core/db/client';
+import { type Db, rows } from '@wa/core/db/client';
+import { DependencyMonitor } from '@wa/core/dependencies';
+import type { FileStore } from '@wa/core/files/file-store';
+import { defaultFileStore } from '@wa/core/files/legacy-uploads';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
 import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
+import { sql } from 'drizzle-orm';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountSafety } from './account-safety';
 import { EngineMetrics } from './engine-metrics';
 import { LeaseSweeper } from './lease-sweeper';
+import { LocalFiles } from './local-files';
 import { LoginsRepo } from './logins.repo';
 import { OutcomeBatcher } from './outcome-batcher';
 import { checkProxies, type ProxyCheckOptions } from './proxy-health';
@@ -43,8 +48,10 @@ export interface HostOptions {
   /** the only host there is (embedded mode): at start it takes every account at once, without
    * waiting for the leases of its own previous run to run out */
   exclusive?: boolean;
-  /** DATA_DIR, where template media live */
+  /** DATA_DIR: this worker's cache of template media ('data' when absent) */
   dataDir?: string;
+  /** where template media and validator files are kept (the database, with the legacy disk fallback, when absent) */
+  files?: FileStore;
   /** APP_TIMEZONE (Asia/Jakarta when absent) */
   timeZone?: string;
   /** milliseconds in one second of a blast interval (tests shorten it) */
@@ -57,6 +64,8 @@ export interface HostOptions {
   proxyCheck?: ProxyCheckOptions | null;
   /** the process's webhooks (none when absent) */
   webhooks?: WebhookEmitter;
+  /** the process's view of its dependencies (made here, probing the database and the bus, when absent) */
+  monitor?: DependencyMonitor;
 }
 
 /**
@@ -73,6 +82,8 @@ export class SessionHost {
   readonly workerId: string;
   /** this engine's own Prometheus metrics (claim latency, sessions held) */
   readonly metrics: EngineMetrics;
+  /** what the loops wait for when the database or Redis is away */
+  readonly monitor: DependencyMonitor;
   private readonly registry: SessionRegistry;
   private readonly leases: LeaseSweeper;
   private readonly logins: LoginsRepo;
@@ -89,6 +100,16 @@ export class SessionHost {
     const accounts = new AccountsRepo(o.db);
     const timeZone = o.timeZone ?? DEFAULT_TIMEZONE;
     this.metrics = new EngineMetrics(() => this.registry.size);
+    const leaseMs = o.leaseMs ?? d.leaseMs;
+    this.monitor =
+      o.monitor ??
+      new DependencyMonitor(
+        {
+          database: () => rows(o.db, sql`select 1`),
+          ...(o.bus.kind === 'redis' ? { redis: () => o.bus.ping() } : {}),
+        },
+        o.log,
+      );
     const safety = new AccountSafety({
       db: o.db,
       accounts,
@@ -107,9 +128,11 @@ export class SessionHost {
       outcomes: new OutcomeBatcher(o.db, o.log),
       logins: this.logins,
       workerId: this.workerId,
-      leaseMs: o.leaseMs ?? d.leaseMs,
+      leaseMs,
+      monitor: this.monitor,
+      stillHeld: async (id) => (await accounts.renewLeases([id], this.workerId, leaseMs)).has(id),
       pendingTtlMs: o.pendingTtlMs ?? d.loginTtlMs,
-      dataDir: o.dataDir ?? 'data',
+      files: new LocalFiles(o.files ?? defaultFileStore(o.db, o.dataDir ?? 'data'), o.dataDir ?? 'data'),
       secondMs: o.blastSecondMs ?? d.blastSecondMs,
       timeZone,
       sendTimeoutMs: o.sendTimeoutMs ?? d.sendTimeoutMs,
@@ -160,8 +183,10 @@ export class SessionHost {
   async stop(): Promise<void> {
     this.registry.stopped = true;
     this.leases.stop();
+    this.monitor.close();
     if (this.proxyTimer) clearInterval(this.proxyTimer);
     const held = this.registry.sessions();
+    await this.registry.failedLogins.close();
     await Promise.all(held.map((l) => this.registry.drop(l.deviceId, { keepStored: true, release: false })));
     await this.logins.removeWorker(this.workerId).catch(() => {});
     if (held.length) await this.registry.deps.accounts.releaseLeases(this.workerId);
@@ -185,6 +210,9 @@ export class SessionHost {
     if (this.registry.stopped) throw new Error('host is stopping');
     if (this.registry.get(job.deviceId)) return;
     const { deviceId, userId } = job;
+    // the device starts again here: an earlier failure of it no longer answers for it (not awaited:
+    // openLogin's cap check needs the session registered before anything else runs)
+    void this.registry.failedLogins.forget(deviceId);
     await this.registry.start(
       deviceId,
       userId,
@@ -221,6 +249,11 @@ export class SessionHost {
   /** A login no host would take: it stops counting, and the create page hears why. */
   async refuseLogin(job: OpenSessionJob, message: string): Promise<void> {
     await this.logins.end(job.deviceId);
+    // qr-new-client, waiting for a code, hears the refusal as new-client would have said it (429)
+    const refusal = { ok: false as const, error: message, status: 429 };
+    if (!this.registry.stopped) {
+      await this.registry.failedLogins.remember(this.registry.deps.bus, job.deviceId, job.userId, refusal);
+    }
     await publishToUser(this.registry.deps.bus, job.userId, 'error', { deviceId: job.deviceId, message });
   }
 }

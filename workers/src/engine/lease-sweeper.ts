@@ -1,4 +1,5 @@
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
+import type { LiveSession } from './live-session';
 import { settleUndelivered } from './receipts.repo';
 import type { SessionRegistry } from './session-registry';
 
@@ -22,7 +23,19 @@ export interface LeaseOptions {
 export class LeaseSweeper {
   private timers: NodeJS.Timeout[] = [];
   private sweeping = false;
+  private renewing = false;
   private takeOver: boolean;
+  /**
+   * Accounts a sweep claimed whose sessions are still starting: their leases are renewed with the
+   * held ones (a sweep that restores hundreds one after another outlasts a lease), and one that
+   * another host took meanwhile is dropped as soon as it has started.
+   */
+  private readonly restoring = new Set<number>();
+  private readonly lostWhileRestoring = new Set<number>();
+  /** accounts whose blast should run and whose loop did not, at the last renewal */
+  private stalledBefore = new Set<number>();
+  /** what the heartbeat reports: such accounts seen twice in a row and not resumed */
+  private stalled = 0;
 
   constructor(
     private readonly reg: SessionRegistry,
@@ -32,15 +45,12 @@ export class LeaseSweeper {
   }
 
   async start(): Promise<void> {
-    const { log, leaseMs } = this.reg.deps;
+    const { leaseMs } = this.reg.deps;
     const renew = setInterval(
-      () => void this.renew().catch((err) => log.error({ err }, 'lease renewal failed')),
+      () => void this.renew().catch((err) => this.failed(err, 'lease renewal failed')),
       Math.max(1000, Math.floor(leaseMs / 3)),
     );
-    const sweep = setInterval(
-      () => void this.sweep().catch((err) => log.error({ err }, 'sweep failed')),
-      this.o.sweepMs,
-    );
+    const sweep = setInterval(() => void this.sweep().catch((err) => this.failed(err, 'sweep failed')), this.o.sweepMs);
     renew.unref();
     sweep.unref();
     this.timers.push(renew, sweep);
@@ -53,33 +63,56 @@ export class LeaseSweeper {
     this.timers = [];
   }
 
+  /** An outage is the monitor's to log (once); anything else is logged here. */
+  private failed(err: unknown, what: string): void {
+    const { monitor, log } = this.reg.deps;
+    void monitor.classify(err).then((dep) => {
+      if (!dep) log.error({ err }, what);
+    });
+  }
+
   /**
    * Tells the API this host is alive and how many unsaved logins it takes, for as long as a lease
    * lasts: new-client is refused up front when every live host is full.
    */
   private heartbeat(): Promise<void> {
-    const { logins, workerId, leaseMs } = this.reg.deps;
-    return logins.heartbeat(workerId, this.o.maxPendingLogins, leaseMs);
+    const { logins, workerId, leaseMs, monitor } = this.reg.deps;
+    return logins.heartbeat(workerId, this.o.maxPendingLogins, leaseMs, {
+      stalled: this.stalled,
+      waitingFor: monitor.waitingFor,
+    });
   }
 
   /** Renews the leases of the accounts held here and lets go of any another host took over. */
   async renew(): Promise<void> {
-    if (this.reg.stopped) return;
+    if (this.reg.stopped || this.renewing) return;
+    this.renewing = true;
+    try {
+      await this.renewOnce();
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private async renewOnce(): Promise<void> {
     const { accounts, logins, log, workerId, leaseMs } = this.reg.deps;
     await this.heartbeat();
     const held = this.reg.sessions().filter((l) => l.accountId !== null);
-    if (held.length) {
-      const keep = await accounts.renewLeases(
-        held.map((l) => l.accountId as number),
-        workerId,
-        leaseMs,
-      );
+    const ids = [...new Set([...held.map((l) => l.accountId as number), ...this.restoring])];
+    if (ids.length) {
+      const keep = await accounts.renewLeases(ids, workerId, leaseMs);
+      for (const id of this.restoring) if (!keep.has(id)) this.lostWhileRestoring.add(id);
+      const kept: LiveSession[] = [];
       for (const l of held) {
-        if (keep.has(l.accountId as number)) continue;
+        if (keep.has(l.accountId as number)) {
+          kept.push(l);
+          continue;
+        }
         log.warn({ deviceId: l.deviceId }, 'lease lost to another worker; dropping the session here');
         await this.reg.drop(l.deviceId, { keepStored: true, release: false });
       }
-    }
+      await this.reconcile(kept);
+    } else this.stalled = 0;
     // logins that were never saved end once their code has run out (see SessionRegistry.touch)
     const now = Date.now();
     for (const l of this.reg.sessions()) {
@@ -88,6 +121,44 @@ export class LeaseSweeper {
       if (!(await accounts.isSaved(l.deviceId))) await this.reg.drop(l.deviceId, { keepStored: false, release: false });
     }
     await logins.purgeExpired();
+  }
+
+  /**
+   * Compares the rows of the accounts held here with their sessions and loops, and mends what an
+   * outage left behind: a row that says 'reconnecting...' for a session that is connected (its
+   * write was lost, or the sweep took back an account this host still held) says connected again,
+   * and a blast whose row says it runs but whose loop does not (seen at two renewals in a row, so
+   * a start on its way is not one) is resumed. What cannot be mended is reported in the heartbeat.
+   */
+  private async reconcile(held: LiveSession[]): Promise<void> {
+    const byId = new Map(held.map((l) => [l.accountId as number, l]));
+    const stalledNow = new Set<number>();
+    let stuck = 0;
+    for (const r of await this.reg.deps.accounts.switchesOf([...byId.keys()])) {
+      const l = byId.get(r.id);
+      if (!l || !this.reg.isCurrent(l) || l.state !== 'connected') continue;
+      if (r.state === 'reconnecting...') await this.sayConnected(l);
+      if (!r.blasting || l.loops.blasting) continue;
+      stalledNow.add(r.id);
+      if (!this.stalledBefore.has(r.id)) continue;
+      this.reg.deps.log.warn({ deviceId: l.deviceId }, 'blast should run and its loop did not; resuming it');
+      await l.loops.resume(() => this.reg.isCurrent(l));
+      if (!l.loops.blasting) stuck += 1;
+    }
+    this.stalledBefore = stalledNow;
+    this.stalled = stuck;
+  }
+
+  /** The session held here is connected: its row and the lists say so again, and its loops go on. */
+  private async sayConnected(l: LiveSession): Promise<void> {
+    const { bus, log } = this.reg.deps;
+    await this.reg.setState(l, 'connected');
+    await publishToOwnerAndAdmins(bus, l.userId, 'connection.update', {
+      deviceId: l.deviceId,
+      state: 'connected',
+    }).catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
+    log.info({ deviceId: l.deviceId }, 'account held here said connected again');
+    await l.loops.resume(() => this.reg.isCurrent(l));
   }
 
   /** Claims accounts whose lease ran out (their host died) and restores them here. */
@@ -116,16 +187,35 @@ export class LeaseSweeper {
       takeOver: this.takeOver,
       limit: this.o.claimBatch,
     });
-    for (const c of claimed) {
-      if (this.reg.stopped) break;
-      const held = this.reg.get(c.clientid);
-      if (held) {
-        held.accountId = c.id;
-        continue;
+    for (const c of claimed) this.restoring.add(c.id);
+    try {
+      for (const c of claimed) {
+        if (this.reg.stopped) break;
+        const held = this.reg.get(c.clientid);
+        if (held) {
+          // its lease ran out while this host held it (the database was away): the claim wrote
+          // 'reconnecting...' over a session that never stopped
+          held.accountId = c.id;
+          if (this.reg.isCurrent(held) && held.state === 'connected') await this.sayConnected(held);
+          continue;
+        }
+        log.info({ deviceId: c.clientid }, 'restoring session');
+        await publishToOwnerAndAdmins(bus, c.user_id, 'reconnecting', {
+          deviceId: c.clientid,
+          state: 'reconnecting...',
+        }).catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
+        await this.reg.start(c.clientid, c.user_id, c.id, null, c.proxy, false, c.engine);
+        this.restoring.delete(c.id);
+        if (this.lostWhileRestoring.delete(c.id)) {
+          log.warn({ deviceId: c.clientid }, 'lease lost while restoring; dropping the session here');
+          await this.reg.drop(c.clientid, { keepStored: true, release: false });
+        }
       }
-      log.info({ deviceId: c.clientid }, 'restoring session');
-      await publishToOwnerAndAdmins(bus, c.user_id, 'reconnecting', { deviceId: c.clientid, state: 'reconnecting...' });
-      await this.reg.start(c.clientid, c.user_id, c.id, null, c.proxy, false, c.engine);
+    } finally {
+      for (const c of claimed) {
+        this.restoring.delete(c.id);
+        this.lostWhileRestoring.delete(c.id);
+      }
     }
     return claimed.length;
   }

@@ -11,12 +11,21 @@ const fromNow = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 export class LoginsRepo {
   constructor(private readonly db: Db) {}
 
-  /** This worker is alive for `leaseMs` more and takes `maxLogins` unsaved logins. */
-  async heartbeat(workerId: string, maxLogins: number, leaseMs: number): Promise<void> {
+  /**
+   * This worker is alive for `leaseMs` more and takes `maxLogins` unsaved logins; `stalled` of its
+   * accounts should be blasting and are not, and it waits for `waitingFor` (GET /api/health reads both).
+   */
+  async heartbeat(
+    workerId: string,
+    maxLogins: number,
+    leaseMs: number,
+    health: { stalled: number; waitingFor: string | null } = { stalled: 0, waitingFor: null },
+  ): Promise<void> {
     await this.db.execute(sql`
-      insert into whatsapp_workers (worker_id, max_logins, expires_at)
-      values (${workerId}, ${maxLogins}, ${fromNow(leaseMs)})
-      on conflict (worker_id) do update set max_logins = excluded.max_logins, expires_at = excluded.expires_at`);
+      insert into whatsapp_workers (worker_id, max_logins, expires_at, stalled, waiting_for)
+      values (${workerId}, ${maxLogins}, ${fromNow(leaseMs)}, ${health.stalled}, ${health.waitingFor})
+      on conflict (worker_id) do update set max_logins = excluded.max_logins, expires_at = excluded.expires_at,
+        stalled = excluded.stalled, waiting_for = excluded.waiting_for`);
   }
 
   /** A stopping worker no longer counts as a place for logins. */

@@ -14,6 +14,12 @@ const RETRY_MS = [250, 2000];
 const BATCH_MS = 1000;
 const BATCH_MAX = 500;
 
+/**
+ * Receipts a session keeps while the database is away, to settle when it is back; past this the
+ * oldest go (WhatsApp's own retries and the undelivered window settle those).
+ */
+const KEEP_MAX = 50_000;
+
 /** `count_synced` goes out at most once this often per account, with the figures at that time. */
 const SYNC_EVERY_MS = 1000;
 
@@ -77,7 +83,34 @@ async function flush(reg: SessionRegistry, entry: LiveSession): Promise<void> {
     for (const receiver of result.receivers) await publishToAdmins(reg.deps.bus, 'update_target', { receiver });
     if (result.changed.size) scheduleSync(reg, entry, accountId);
   } catch (err) {
-    reg.deps.log.warn({ err, deviceId: entry.deviceId, receipts: items.length }, 'receipts not recorded');
+    const dep = await reg.deps.monitor.classify(err);
+    if (!dep) {
+      reg.deps.log.warn({ err, deviceId: entry.deviceId, receipts: items.length }, 'receipts not recorded');
+      return;
+    }
+    // an outage: the receipts wait for it to end and are settled then, not dropped
+    await reg.deps.monitor.whenUp(() => !reg.isCurrent(entry));
+    if (!reg.isCurrent(entry)) return;
+    keep(reg, entry, items);
+  }
+}
+
+/** Puts receipts that could not be written back in front of the session's batch (bounded by KEEP_MAX). */
+function keep(reg: SessionRegistry, entry: LiveSession, items: Pending[]): void {
+  const batch = batches.get(entry) ?? { items: [], timer: null };
+  batches.set(entry, batch);
+  batch.items = [...items, ...batch.items];
+  const over = batch.items.length - KEEP_MAX;
+  if (over > 0) {
+    batch.items.splice(0, over);
+    reg.deps.log.warn(
+      { deviceId: entry.deviceId, dropped: over },
+      'too many receipts waiting for the database; oldest dropped',
+    );
+  }
+  if (!batch.timer) {
+    batch.timer = setTimeout(() => void flush(reg, entry), BATCH_MS);
+    batch.timer.unref();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '@wa/core/db/client';
+import { type Dependency, type DependencyMonitor, WAITING_TEXTS } from '@wa/core/dependencies';
 import type { Logger } from '@wa/core/logger';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
 import { SendError, type WhatsAppSession } from '../drivers/types';
@@ -12,6 +13,10 @@ export interface SendDeps {
   emit<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
   /** milliseconds in one interval "second" (1000; tests shorten it) */
   secondMs: number;
+  /** the process's view of the database and Redis: the loop waits out their outages */
+  monitor?: DependencyMonitor;
+  /** after an outage: whether this host still holds the account */
+  stillHeld?: () => Promise<boolean>;
 }
 
 /**
@@ -23,12 +28,32 @@ export interface SendDeps {
 export class SendRunner extends LoopRunner {
   /** when this account's last one-off message left */
   private lastAt = 0;
+  /** the send the loop is on (a failure of its own stops this one) */
+  private current: string | null = null;
 
   constructor(
     private readonly deps: SendDeps,
     private readonly account: { deviceId: string; accountId: number; session: WhatsAppSession },
   ) {
-    super(deps.log, { deviceId: account.deviceId, loop: 'send' });
+    super(deps.log, { deviceId: account.deviceId, loop: 'send' }, deps.monitor ?? null);
+  }
+
+  protected override async onWaiting(dep: Dependency): Promise<void> {
+    const value = '';
+    await this.deps.emit('waiting', {
+      deviceId: this.account.deviceId,
+      waitTime: 0,
+      value,
+      reason: WAITING_TEXTS[dep],
+    });
+  }
+
+  protected override async mayResume(): Promise<boolean> {
+    return (await this.deps.stillHeld?.()) ?? true;
+  }
+
+  protected async onFailed(message: string): Promise<void> {
+    if (this.current) await this.finish(this.current, 'stopped', message);
   }
 
   protected async run(): Promise<void> {
@@ -38,6 +63,7 @@ export class SendRunner extends LoopRunner {
       const step = await nextSend(db, accountId);
       // nothing left; or not connected, where the state change stops the rows (or a rebuild resumes them)
       if (step?.state !== 'connected' || step.suspended) return;
+      this.current = step.id;
       if (step.next === null) {
         await this.finish(step.id, 'done');
         continue;

@@ -1,7 +1,9 @@
 import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
+import type { DependencyMonitor } from '@wa/core/dependencies';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
+import type { DeviceRefusal } from '@wa/core/realtime/device-commands';
 import { deviceChannel } from '@wa/core/realtime/rpc';
 import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
@@ -12,6 +14,8 @@ import { onDeviceRequest } from './device-commands';
 import { MAX_REBUILDS, onDriverEvent } from './driver-events';
 import type { EngineMetrics } from './engine-metrics';
 import { emitFor, type HeldState, hookFor, type LiveSession } from './live-session';
+import type { LocalFiles } from './local-files';
+import { FailedLogins, failLogin } from './login-failure';
 import type { LoginsRepo } from './logins.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
 import { parseProxy } from './proxy';
@@ -33,7 +37,8 @@ export interface RegistryDeps {
   leaseMs: number;
   /** how long an unsaved login lives after its last sign of life (see touch) */
   pendingTtlMs: number;
-  dataDir: string;
+  /** template media and validator files from the file store */
+  files: LocalFiles;
   secondMs: number;
   /** APP_TIMEZONE: the calendar of daily caps and the hours of the send window */
   timeZone: string;
@@ -47,6 +52,10 @@ export interface RegistryDeps {
   webhooks: WebhookEmitter;
   /** the engine's own metrics */
   metrics: EngineMetrics;
+  /** the process's view of the database and Redis: loops wait out their outages */
+  monitor: DependencyMonitor;
+  /** whether this host still holds the account (renews its lease): a loop asks after an outage */
+  stillHeld(accountId: number): Promise<boolean>;
 }
 
 /**
@@ -58,6 +67,8 @@ export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
   /** set once the host stops: broken sessions are no longer rebuilt */
   stopped = false;
+  /** logins that failed here lately, still answering their create page's `qr` requests */
+  readonly failedLogins = new FailedLogins();
 
   constructor(readonly deps: RegistryDeps) {}
 
@@ -143,6 +154,8 @@ export class SessionRegistry {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ deviceId, err: message }, 'session did not start');
+      // a login that cannot start is over: qr-new-client and the create page hear why at once
+      if (accountId === null) return failLogin(this, live, message);
       await this.emit(live, 'error', { deviceId, message });
       await this.setState(live, 'disconnected');
       // a saved account whose restore failed is down until a sweep or a reconnect tries again
@@ -155,7 +168,10 @@ export class SessionRegistry {
    * Stops and forgets a session. An unsaved login ends with it (it stops counting against its
    * user and the workers), except when the session is rebuilt in place.
    */
-  async drop(deviceId: string, opts: { keepStored: boolean; release: boolean; rebuild?: boolean }): Promise<void> {
+  async drop(
+    deviceId: string,
+    opts: { keepStored: boolean; release: boolean; rebuild?: boolean; failure?: DeviceRefusal },
+  ): Promise<void> {
     const entry = this.live.get(deviceId);
     if (!entry) return;
     const { accounts, logins, store, workerId } = this.deps;
@@ -163,7 +179,8 @@ export class SessionRegistry {
     // the message in flight finishes first; a blast still 'sending' resumes wherever the account goes
     await entry.loops.close();
     if (entry.accountId === null && !opts.rebuild) await logins.end(deviceId).catch(() => {});
-    for (const w of entry.qrWaiters) w({ ok: false, error: 'The session was closed.' });
+    // a login that failed tells its waiting `qr` requests why (login-failure.ts)
+    for (const w of entry.qrWaiters) w(opts.failure ?? { ok: false, error: 'The session was closed.' });
     entry.qrWaiters = [];
     await entry.unsubscribe().catch(() => {});
     await entry.session.destroy().catch(() => {});

@@ -1,14 +1,15 @@
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { type Db, rows } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
+import { type Dependency, type DependencyMonitor, WAITING_TEXTS } from '@wa/core/dependencies';
 import { readRecords } from '@wa/core/imports/records';
 import type { Logger } from '@wa/core/logger';
 import { type LiveEvent, type LiveEventMap, normalizePhone, SAFETY_TEXTS, type ToolRef } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { SendError, type WhatsAppSession } from '../drivers/types';
+import type { LocalFiles } from './local-files';
 import { LoopRunner } from './loop-runner';
 import { cachedCheck, checkSettings, rememberCheck } from './safety.repo';
 
@@ -17,11 +18,16 @@ export interface ToolDeps {
   log: Logger;
   /** publishes to the tool owner's channel and to client-admin */
   emit<E extends LiveEvent>(userId: number | null, event: E, payload: LiveEventMap[E]): Promise<void>;
-  dataDir: string;
+  /** validator files from the file store */
+  files: LocalFiles;
   secondMs: number;
   random?: () => number;
   /** APP_TIMEZONE: the calendar of the accounts' daily check budgets */
   timeZone: string;
+  /** the process's view of the database and Redis: the loop waits out their outages */
+  monitor?: DependencyMonitor;
+  /** after an outage: whether this host still holds the account */
+  stillHeld?: () => Promise<boolean>;
 }
 
 interface ToolRow {
@@ -76,22 +82,32 @@ const rangeSource: NumberSource = {
   },
 };
 
-/** The numbers of the validator's file, read once per run and resumed at `position`. */
-function fileSource(dataDir: string): NumberSource {
+/** A file's text in pieces, as the record readers take an upload. */
+async function* textChunks(text: string, size = 64 * 1024): AsyncIterable<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+/**
+ * The numbers of the validator's file, read once per run from the file store (whatever host the
+ * API stored it on) and resumed at `position`. A database error is thrown for the loop to wait out.
+ */
+function fileSource(files: LocalFiles): NumberSource {
   let numbers: { number: string; name: string }[] | null = null;
   return {
     async next(row) {
       if (!numbers) {
-        const file = path.join(dataDir, 'uploads', 'validators', path.basename(String(row.file_url)));
+        const bytes = await files.bytes('validator', String(row.file_url));
+        if (!bytes) throw new Error('The validator file is missing.');
         const ext = path.extname(String(row.file_name)).slice(1).toLowerCase() === 'json' ? 'json' : 'csv';
-        numbers = [];
+        const read: { number: string; name: string }[] = [];
         for await (const rec of readRecords(
-          { name: String(row.file_name), ext, text: createReadStream(file, { encoding: 'utf8' }) },
+          { name: String(row.file_name), ext, text: textChunks(bytes.toString('utf8')) },
           ['number', 'name'],
         )) {
           const n = rec.error ? null : normalizePhone(rec.fields.number);
-          if (n) numbers.push({ number: n, name: rec.fields.name ?? '' });
+          if (n) read.push({ number: n, name: rec.fields.name ?? '' });
         }
+        numbers = read;
       }
       const position = Number(row.position ?? 0);
       const item = numbers[position];
@@ -133,9 +149,24 @@ export class ToolRunner extends LoopRunner {
     readonly id: number,
     private readonly account: { deviceId: string; accountId: number; session: WhatsAppSession },
   ) {
-    super(deps.log, { deviceId: account.deviceId, loop: kind, id });
-    this.source = kind === 'generator' ? rangeSource : fileSource(deps.dataDir);
+    super(deps.log, { deviceId: account.deviceId, loop: kind, id }, deps.monitor ?? null);
+    this.source = kind === 'generator' ? rangeSource : fileSource(deps.files);
     this.accounts = new AccountsRepo(deps.db);
+  }
+
+  /** the tool's owner, as its row last said (whose lists hear its events) */
+  private owner: number | null = null;
+
+  protected override async onWaiting(dep: Dependency): Promise<void> {
+    await this.deps.emit(this.owner, 'waiting', { ...this.ref(), waitTime: 0, value: '', reason: WAITING_TEXTS[dep] });
+  }
+
+  protected override async mayResume(): Promise<boolean> {
+    return (await this.deps.stillHeld?.()) ?? true;
+  }
+
+  protected async onFailed(message: string): Promise<void> {
+    await this.finish(this.owner, ERROR_EVENT[this.kind], message);
   }
 
   /** What every event of this tool names: its account, and the tool by `generatorId` or `validatorId`. */
@@ -164,6 +195,7 @@ export class ToolRunner extends LoopRunner {
     while (!this.stopping) {
       const row = await this.row();
       if (!row || row.status !== RUNNING[this.kind]) return;
+      this.owner = row.user_id;
       if (!announced) {
         await this.announce(row.user_id);
         announced = true;

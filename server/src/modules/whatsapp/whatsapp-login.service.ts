@@ -139,7 +139,11 @@ export class WhatsappLogins {
     return { proxyId: proxy?.id ?? null, deviceId: b.deviceId };
   }
 
-  /** GET qr-new-client/{deviceId}: the QR (or pairing code) once the worker has one; 120 s at most. */
+  /**
+   * GET qr-new-client/{deviceId}: the QR (or pairing code) once the worker has one; 120 s at most
+   * for a code that is only slow. A login that failed on its worker (its connection never reached
+   * WhatsApp, or no worker would take it) is answered by the worker with the cause: 502 (429), `{msg}`.
+   */
   async qr(actor: Actor, deviceId: string): Promise<{ qr: string | null; code: string | null }> {
     assertCan(actor, 'account.create-login');
     await this.assertDeviceAccess(actor, deviceId);

@@ -40,6 +40,7 @@ class MemoryAccounts implements WhatsappStore, AccountSwitches {
       suspended_count: 0,
       paused_until: null,
       pause_reason: null,
+      waiting_reason: null,
       daily_cap: 100,
       sent_today: 0,
       scheduled_at: null,

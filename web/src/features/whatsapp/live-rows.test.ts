@@ -26,6 +26,7 @@ const base: WhatsappDto = {
   suspended_count: 0,
   paused_until: null,
   pause_reason: null,
+  waiting_reason: null,
   daily_cap: 30,
   sent_today: 0,
   scheduled_at: null,
@@ -70,6 +71,16 @@ describe('live row events (§4)', () => {
     expect(rowStatusText(row)).toBe('Reconnecting...');
     row = apply(toRow(base), msg('idle'));
     expect(rowStatusText(row)).toBe('Connected');
+  });
+
+  it('says why a blast waits on the installation until its next step goes on', () => {
+    let row = apply(toRow(base), msg('waiting', { waitTime: 0, value: '', reason: 'Menunggu database…' }));
+    expect(rowStatusText(row)).toBe('Menunggu database…');
+    row = apply(row, msg('progressing', { value: '62811', target: 1 }));
+    expect(rowStatusText(row)).toBe('Sending...');
+    // a row loaded while the loop waits says so from the list's own field
+    row = { ...toRow(base), waiting_reason: 'Menunggu Redis…' };
+    expect(rowStatusText(row)).toBe('Menunggu Redis…');
   });
 
   it('follows connection, suspension and run status', () => {

@@ -44,6 +44,8 @@ const TRANSIENT_OFF = {
   waiting: false,
   waitTime: 0,
   waitUntil: null,
+  // a loop that waited for the installation goes on: its next step's event clears the reason
+  waiting_reason: null,
 };
 
 const num = (v: unknown): number | undefined => {
@@ -163,6 +165,7 @@ export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null
         waiting: true,
         waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)),
         waitUntil: str(p.until) ?? null,
+        waiting_reason: str(p.reason) ?? null,
       };
     case 'paused':
       return {
@@ -180,6 +183,7 @@ export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null
 /** The status text of a row (§4 Transient row indicators): attempting, progressing, waiting, else the state. */
 export function rowStatusText(row: AccountRow): string {
   if (row.state !== 'reconnecting...') {
+    if (row.waiting_reason) return row.waiting_reason;
     if (row.attempting) return `Fail, attempting (${row.attemptingCode ?? ''})...`;
     if (row.progressing) return 'Sending...';
     if (row.waiting && row.waitUntil) return `Menunggu sampai ${localTime(row.waitUntil)}...`;
