@@ -42,6 +42,12 @@ describe('infraErrorOf: which dependency an error says is down', () => {
   it('names the database for a server shutting down, and Redis for the bus and ioredis giving up', async () => {
     expect(infraErrorOf(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe('database');
     expect(infraErrorOf(new BusDownError())).toBe('redis');
+    // a FATAL error ends the session: the database refused or dropped the connection
+    const refused = Object.assign(new Error('database "x" is not currently accepting connections'), {
+      severity: 'FATAL',
+      code: '55000',
+    });
+    expect(infraErrorOf(refused)).toBe('database');
     const redis = new Redis({ port: await closedPort(), maxRetriesPerRequest: 0, retryStrategy: () => null });
     redis.on('error', () => {});
     const err = await redis.ping().then(

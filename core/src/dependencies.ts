@@ -58,7 +58,9 @@ export class BusDownError extends Error {
 export function infraErrorOf(err: unknown): Dependency | null {
   for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
     if (typeof e !== 'object') break;
-    const x = e as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+    const x = e as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; severity?: unknown };
+    // a FATAL error ends the server session (a refused or terminated connection), never the statement alone
+    if (x.severity === 'FATAL' || x.severity === 'PANIC') return 'database';
     const name = typeof x.name === 'string' ? x.name : '';
     const code = typeof x.code === 'string' ? x.code : '';
     const message = typeof x.message === 'string' ? x.message : '';

@@ -24,7 +24,7 @@ process.env.SIM_DELIVER_RATE = '1';
 process.env.SIM_READ_RATE = '0';
 process.env.SIM_ACK_DELAY_MS = '20';
 
-const { h, users, deliveries, q, start } = useBlastSuite();
+const { h, users, deliveries, q, start, wa } = useBlastSuite();
 const { member } = users;
 
 /** A connection to the server's maintenance database, beside the test's own. */
@@ -155,6 +155,10 @@ describe.skipIf(!onPostgres)('a running blast outlives the database blinking (Po
     // the outage itself lasts three seconds: nothing is recorded meanwhile, so nothing more is sent
     // beyond the one message whose outcome waits in memory
     const during = sentCount();
+    // the API says so too: a clear 503, not a 500
+    const list = await wa(member).get('/list-per-page?page=1');
+    expect(list.status).toBe(503);
+    expect(list.body.msg).toBe('Database sedang tidak dapat dihubungi. Silakan coba lagi sebentar lagi.');
     await new Promise((r) => setTimeout(r, 3000));
     expect(sentCount()).toBeLessThanOrEqual(during + 1);
     await admin.query(`alter database ${dbName} allow_connections true`);

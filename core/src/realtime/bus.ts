@@ -158,6 +158,9 @@ export class RedisBus implements EventBus {
 
   async subscribe(channel: string, listener: BusListener) {
     let set = this.listeners.get(channel);
+    // a new channel while Redis is away fails at once (a device call answers 503 rather than hang);
+    // the channels already subscribed are subscribed again by ioredis when it reconnects
+    if (!set && this.everReady && this.sub.status !== 'ready') throw new BusDownError();
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);

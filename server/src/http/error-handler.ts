@@ -1,3 +1,4 @@
+import { infraErrorOf } from '@wa/core/dependencies';
 import { AppError } from '@wa/core/errors';
 import type { Logger } from '@wa/core/logger';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
@@ -36,6 +37,12 @@ function clientDataError(code: string | null): string | null {
   return 'A value in the request is not valid.';
 }
 
+/** What a request meets while a dependency is away (503): try again shortly. */
+const OUTAGE_TEXTS = {
+  database: 'Database sedang tidak dapat dihubungi. Silakan coba lagi sebentar lagi.',
+  redis: 'Redis sedang tidak dapat dihubungi. Silakan coba lagi sebentar lagi.',
+} as const;
+
 /** Turns every error into JSON `{msg}`; only unexpected ones are logged. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
@@ -69,6 +76,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const dataError = clientDataError(sqlState(err));
     if (dataError) {
       res.status(400).json({ msg: dataError });
+      return;
+    }
+    // an outage is not the request's fault nor a bug: 503, and the monitor's log says the rest
+    const down = infraErrorOf(err);
+    if (down) {
+      log.warn({ dependency: down, method: req.method, path: req.originalUrl.split('?')[0] }, 'answered 503: outage');
+      res.status(503).json({ msg: OUTAGE_TEXTS[down] });
       return;
     }
     // the path only: a query string can hold search text or a token
