@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySessionStore } from '../../workers/src/drivers/session-store';
-import type { ProxyConfig } from '../../workers/src/drivers/types';
+import { ConnectFailure, type ProxyConfig } from '../../workers/src/drivers/types';
 import { InitTimeoutError, WWEBJS_CHROMIUM_ARGS, WwebjsDriver } from '../../workers/src/drivers/wwebjs';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -185,10 +185,10 @@ describe('wwebjs driver on real Chromium, offline', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(
-      /^whatsapp-web\.js could not start id-1-refused: net::ERR_PROXY_CONNECTION_FAILED/,
-    );
+    // the create page's words, naming Chromium's cause (issue 19: a login failure answers promptly)
+    expect(error).toBeInstanceOf(ConnectFailure);
+    expect(error).toMatchObject({ kind: 'proxy_refused' });
+    expect((error as Error).message).toMatch(/^The proxy refused the connection \(ERR_PROXY_CONNECTION_FAILED\)/);
     expect(Date.now() - t0).toBeLessThan(15_000);
     await session.destroy();
     await expectNoChromiumLeft(dataDir);
@@ -204,8 +204,9 @@ describe('wwebjs driver on real Chromium, offline', () => {
       (e: unknown) => e,
     );
     // offline DNS fails at once (net::ERR_NAME_NOT_RESOLVED); a network that swallows packets hits our timeout
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/net::ERR_|did not load within 8000 ms/);
+    expect(error).toBeInstanceOf(ConnectFailure);
+    expect(error).toMatchObject({ kind: expect.stringMatching(/^(unreachable|timeout)$/) });
+    expect((error as Error).message).toMatch(/^WhatsApp (could not be reached|did not answer)/);
     expect(Date.now() - t0).toBeLessThan(8000 + 5000);
     expect(events).toEqual([]);
     await session.destroy();

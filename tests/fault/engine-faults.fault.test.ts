@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { PHONE_INSERT_LOCK } from '../../core/src/db/locks';
 import { checkBooks } from './support/books';
 import { HealthProbe, healthSummary, healthWhileDown, outage, probeHealth } from './support/observe';
-import type { ProductProcess } from './support/processes';
+import { ProductProcess } from './support/processes';
 import { type FaultContext, type FaultOutcome, FaultRun } from './support/scenario';
 import { waitFor } from './support/services';
 import { FaultStack } from './support/stack';
@@ -316,6 +316,26 @@ describe('engine faults (PostgreSQL, Redis, workers, API, an aborted upload)', (
         .join(', ')}`,
     );
     if (problems.length) throw new Error(`the books:\n- ${problems.join('\n- ')}\n\n${stack.tails()}`);
+  });
+
+  it('the logs: one JSON line per entry, and each outage told once (and once a minute), not once per attempt', () => {
+    const problems: string[] = [];
+    for (const p of ProductProcess.all) {
+      if (p.notJsonCount)
+        problems.push(`${p.name} printed ${p.notJsonCount} line(s) that are not JSON: ${p.notJson.join(' | ')}`);
+      const count = (msg: string) => p.messages.get(msg) ?? 0;
+      // two database outages and two Redis outages over the run, the 60 s ones reminded about once
+      const told = [...p.messages].filter(([m]) => / unreachable/.test(m)).reduce((n, [, c]) => n + c, 0);
+      if (told > 12) problems.push(`${p.name} logged ${told} outage lines: ${JSON.stringify([...p.messages])}`);
+      // nothing failed for a reason of its own, and no loop was lost to an outage
+      for (const m of ['loop failed', 'unexpected error', 'unhandled rejection', 'session event failed']) {
+        if (count(m)) problems.push(`${p.name} logged '${m}' ${count(m)} time(s)`);
+      }
+    }
+    console.log(
+      `[fault] logs: ${ProductProcess.all.map((p) => `${p.name} ${[...p.messages.values()].reduce((a, b) => a + b, 0)} lines`).join(', ')}`,
+    );
+    if (problems.length) throw new Error(`the logs:\n- ${problems.join('\n- ')}`);
   });
 });
 

@@ -81,7 +81,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // an outage is not the request's fault nor a bug: 503, and the monitor's log says the rest
     const down = infraErrorOf(err);
     if (down) {
-      log.warn({ dependency: down, method: req.method, path: req.originalUrl.split('?')[0] }, 'answered 503: outage');
+      log.debug({ dependency: down, method: req.method, path: req.originalUrl.split('?')[0] }, 'answered 503: outage');
       res.status(503).json({ msg: OUTAGE_TEXTS[down] });
       return;
     }

@@ -13,10 +13,19 @@ const KEEP_CHARS = 400_000;
  * the product itself and not a wrapper such as npm), with its output kept for failure messages.
  */
 export class ProductProcess {
+  /** every process the tier started, dead ones too: the log checks read them all */
+  static readonly all: ProductProcess[] = [];
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
   private out = '';
   readonly startedAt = Date.now();
+  /** a line not yet ended */
+  private partial = '';
+  /** lines that were not one JSON object (the first 20) and how many in all */
+  readonly notJson: string[] = [];
+  notJsonCount = 0;
+  /** how many lines each log message had, by its `msg` */
+  readonly messages = new Map<string, number>();
 
   constructor(
     readonly name: string,
@@ -30,12 +39,34 @@ export class ProductProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const collect = (d: Buffer) => {
-      this.out += d.toString();
+      const text = d.toString();
+      this.out += text;
       if (this.out.length > KEEP_CHARS * 1.5) this.out = this.out.slice(-KEEP_CHARS);
+      this.readLines(text);
     };
+    ProductProcess.all.push(this);
     this.child.stdout?.on('data', collect);
     this.child.stderr?.on('data', collect);
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Issue 19's log rule: every line is one JSON object; counts each message. */
+  private readLines(text: string): void {
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      let msg: unknown;
+      try {
+        msg = (JSON.parse(line) as { msg?: unknown }).msg;
+      } catch {
+        this.notJsonCount += 1;
+        if (this.notJson.length < 20) this.notJson.push(line.slice(0, 300));
+        continue;
+      }
+      const key = typeof msg === 'string' ? msg : '(no msg)';
+      this.messages.set(key, (this.messages.get(key) ?? 0) + 1);
+    }
   }
 
   get pid(): number {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
 import { type Dependency, type DependencyMonitor, WAITING_TEXTS } from '@wa/core/dependencies';
+import { mimeOf } from '@wa/core/files/file-store';
 import { msUntilWindow } from '@wa/core/local-time';
 import type { Logger } from '@wa/core/logger';
 import {
@@ -59,19 +60,6 @@ const CLAIM_AHEAD = 50;
  * send too): a member's count is a sum over their day rows, not worth a round trip per message.
  */
 const LEVEL_CHECK_EVERY = 50;
-
-const MIME: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  mp4: 'video/mp4',
-  '3gp': 'video/3gpp',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  pdf: 'application/pdf',
-};
 
 export interface BlastDeps {
   db: Db;
@@ -461,7 +449,6 @@ export class BlastRunner extends LoopRunner {
       this.deps.log.warn({ media }, 'template medium not in the file store; sending the caption only');
       return null;
     }
-    const ext = path.extname(filename).slice(1).toLowerCase();
-    return { path: file, filename, mimetype: MIME[ext] ?? 'application/octet-stream' };
+    return { path: file, filename, mimetype: mimeOf(filename) };
   }
 }
