@@ -240,11 +240,18 @@ function lostARace(err: unknown): boolean {
  */
 export function errorText(err: unknown): string {
   let e: unknown = err;
-  while (e instanceof Error && 'query' in e && (e as { cause?: unknown }).cause instanceof Error) {
-    e = (e as { cause: Error }).cause;
-  }
-  if (e instanceof Error && 'query' in e) return 'a database statement failed';
-  return e instanceof Error ? e.message : String(e);
+  for (let depth = 0; depth < 6 && isQueryError(e); depth++) e = (e as { cause?: unknown }).cause;
+  if (isQueryError(e) || e === undefined) return 'a database statement failed';
+  const message = typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : String(e);
+}
+
+/**
+ * drizzle's wrapper of a failed statement, whose own message carries the parameters; not the
+ * driver's error it wraps, which names its query too (PGlite) but says only what went wrong.
+ */
+function isQueryError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'query' in e && !('severity' in e) && !('code' in e);
 }
 
 /** One line saying why: the error's code and message, and its cause's, without a stack. */

@@ -194,3 +194,30 @@ describe.skipIf(!onPostgres)('a running blast outlives the database blinking (Po
     await assertNothingLostOrDoubled(acc);
   });
 });
+
+describe('a loop that fails for a reason of its own', () => {
+  it('stops with a reason its owner sees (error_blast, status idle), not only a log line', async () => {
+    await read(sql`update phone_numbers set last_sent = coalesce(last_sent, now()) returning 1`);
+    const acc = (await connectAccount(h, member)).account;
+    await seed(300, '04');
+    expect((await start(member, acc)).status).toBe(200);
+    await until(() => sentCount() >= 10, 'the blast under way', 20_000);
+    const ended = nextEvent(h, `client-${member.id}`, 'error_blast', 20_000, (p) => p.deviceId === acc.clientid);
+    // a bug's stand-in: a statement the loop runs every second now fails (the database is fine)
+    await h.database.db.execute(sql`alter table message_templates rename column text_wa to text_wa_gone`);
+    try {
+      const event = await ended;
+      expect(event.message).toMatch(/^Blast berhenti karena kesalahan: .*text_wa/);
+      expect(event.status).toBe('idle');
+      expect(await finished(acc.id)).toBe(true);
+    } finally {
+      await h.database.db.execute(sql`alter table message_templates rename column text_wa_gone to text_wa`);
+    }
+    // started again, it goes on and sends every target once
+    expect((await start(member, acc)).status).toBe(200);
+    await until(() => finished(acc.id), 'the blast to finish on its own', 60_000);
+    const numbers = deliveries.map((d) => d.to);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    expect(numbers.filter((n) => n.startsWith('6287704')).length).toBe(300);
+  });
+});
