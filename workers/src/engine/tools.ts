@@ -252,7 +252,7 @@ export class ToolRunner extends LoopRunner {
           await x.execute(sql`insert into ${t.results} (${t.fk}, number, name) values (${this.id}, ${next.number}, ${next.name})
                               on conflict do nothing`);
           if (row.b_insert) {
-            // every writer of the target list takes its lock (the import reserves ids under it)
+            // single-row writers of the target list take its lock (imports need none: core/src/db/locks.ts)
             await x.execute(sql`select pg_advisory_xact_lock(${PHONE_INSERT_LOCK})`);
             await x.execute(sql`insert into phone_numbers (number, name) values (${next.number}, ${next.name})
                                 on conflict do nothing`);
