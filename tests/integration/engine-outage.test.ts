@@ -4,6 +4,8 @@ import { recountDaily, storedDaily } from '@wa/core/ledger/daily';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleAbandoned } from '../../workers/src/engine/blast.repo';
+import { recordOutcome, reviseUnknown } from '../../workers/src/engine/outcome.repo';
 import { useBlastSuite } from '../support/blast';
 import { testDbKind } from '../support/db';
 import { connectAccount, nextEvent, type SavedAccount } from '../support/wa-engine';
@@ -219,5 +221,55 @@ describe('a loop that fails for a reason of its own', () => {
     const numbers = deliveries.map((d) => d.to);
     expect(new Set(numbers).size).toBe(numbers.length);
     expect(numbers.filter((n) => n.startsWith('6287704')).length).toBe(300);
+  });
+});
+
+describe('a frozen holder that wakes up after its account moved on', () => {
+  it("revises the 'unknown' its successor logged into what really happened, paid, the ledger whole", async () => {
+    const acc = (await connectAccount(h, member)).account;
+    const [target] = await read<{ id: number; number: string; name: string }>(
+      sql`insert into phone_numbers (number, name, status) values ('6287705000001', 'Beku', 'active') returning id, number, name`,
+    );
+    const [tpl] = await read<{ id: number }>(sql`select id from message_templates where status = 'active' limit 1`);
+    if (!target || !tpl) throw new Error('no target or template');
+    // the frozen holder had claimed and started it; the next holder settles it as unknown, unpaid
+    await read(sql`update phone_numbers set in_use = 1, claimed_by = ${acc.id}, claim_started = true
+                   where id = ${target.id} returning id`);
+    expect(await settleAbandoned(h.database.db, acc.id, DEFAULT_TIMEZONE)).toBe(1);
+    const before = (
+      await read<{ count_success: number; income: number }>(
+        sql`select count_success, income::int as income from whatsapp_accounts where id = ${acc.id}`,
+      )
+    )[0];
+    // the frozen holder wakes up: its message did leave, and its outcome finds the claim settled
+    const input = {
+      target,
+      userId: member.id,
+      accountId: acc.id,
+      templateId: tpl.id,
+      success: true,
+      fee: 150,
+      referrerId: null,
+      referralFee: 0,
+      payoutOn: 'accepted' as const,
+      error: null,
+      waMessageId: 'true_6287705000001@c.us_LATE1',
+      text: 'Halo *Beku*',
+      timeZone: DEFAULT_TIMEZONE,
+      next: null,
+    };
+    expect(await recordOutcome(h.database.db, input)).toBeNull();
+    expect(await reviseUnknown(h.database.db, input)).toBe(true);
+    const [log] = await read<{ status: string; fee: number; wa_message_id: string }>(
+      sql`select status, fee, wa_message_id from message_logs where phone_number_id = ${target.id}`,
+    );
+    expect(log).toEqual({ status: 'sent', fee: 150, wa_message_id: 'true_6287705000001@c.us_LATE1' });
+    const [after] = await read<{ count_success: number; income: number }>(
+      sql`select count_success, income::int as income from whatsapp_accounts where id = ${acc.id}`,
+    );
+    expect(after).toEqual({ count_success: (before?.count_success ?? 0) + 1, income: (before?.income ?? 0) + 150 });
+    expect(await storedDaily(h.database.db)).toEqual(await recountDaily(h.database.db, DEFAULT_TIMEZONE));
+    // once: a second revision finds nothing to change
+    expect(await reviseUnknown(h.database.db, input)).toBe(false);
   });
 });

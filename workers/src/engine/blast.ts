@@ -34,7 +34,7 @@ import type { EngineMetrics } from './engine-metrics';
 import type { AccountEventData, AccountWebhookEvent } from './live-session';
 import type { LocalFiles } from './local-files';
 import { LoopRunner } from './loop-runner';
-import type { OutcomeInput } from './outcome.repo';
+import { type OutcomeInput, reviseUnknown } from './outcome.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
 
 /** A blast waiting for its hours or its scheduled start looks at its row again this often. */
@@ -283,6 +283,8 @@ export class BlastRunner extends LoopRunner {
         error = `${code}: ${message}`;
       }
       const streak = await this.record(plan, template, target, { error, sentId, text });
+      // the account moved to another holder meanwhile: it goes on there
+      if (streak === null) return;
       if (streak !== null && streak >= plan.failStreakPause) {
         return this.deps.safety.pause(this.deps.guarded(), SAFETY_TEXTS.failStreak(streak));
       }
@@ -343,8 +345,13 @@ export class BlastRunner extends LoopRunner {
     }
     this.unwritten = null;
     if (!outcome) {
-      // the claim was settled elsewhere (another holder took the account over): so are the others
+      // the claim was settled elsewhere: another holder took the account over while this one was
+      // frozen or cut off, and logged the message 'unknown'. This host knows what happened: the log
+      // says so and the fee is paid. Its other claims are settled too, and the loop ends here.
       this.claims = [];
+      if (await reviseUnknown(this.deps.db, input)) {
+        this.deps.log.warn({ deviceId, target: target.id }, 'the next holder logged this send unknown; revised');
+      }
       return null;
     }
     // a claim whose send cannot be marked started goes back rather than risk a double send later

@@ -1,6 +1,6 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
-import { type Db, preparedRows } from '@wa/core/db/client';
-import { today } from '@wa/core/ledger/daily';
+import { type Db, preparedRows, rows } from '@wa/core/db/client';
+import { dayOf, today } from '@wa/core/ledger/daily';
 import type { PayoutOn } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AccountCounts, ClaimedTarget, ReceiverRow } from './blast.repo';
@@ -172,4 +172,52 @@ export async function recordOutcomes(db: Db, list: OutcomeInput[], timeZone: str
 export async function recordOutcome(db: Db, o: OutcomeInput): Promise<Outcome | null> {
   const [outcome] = await recordOutcomes(db, [o], o.timeZone);
   return outcome ?? null;
+}
+
+/**
+ * A send whose outcome found its claim settled by the account's next holder (this worker was frozen
+ * or cut off past its lease; the next holder could not know whether the message left, so it logged
+ * 'unknown', unpaid): the log row becomes what really happened, with its fee, and the account, its
+ * day row (the day the unknown was counted on), its target and its template move as the outcome
+ * would have moved them. True when such a row was revised; false when there was none (the claim
+ * was settled otherwise, or revised already).
+ */
+export async function reviseUnknown(db: Db, o: OutcomeInput): Promise<boolean> {
+  const input = JSON.stringify([outcomeRecord(o, 0)]);
+  const found = await rows<{ n: number }>(
+    db,
+    sql`with i as (
+          select * from jsonb_to_recordset(${input}::jsonb) as i(k int, acc int, usr int, target int, num text,
+            tpl int, s int, fee int, fee_due int, ref int, ref_fee int, ref_due int, referrer int, error text,
+            wa text, body text, next int)
+        ), l as (
+          update message_logs m
+          set status = case when i.s = 1 then 'sent' else 'failed' end, fee = i.fee, fee_due = i.fee_due,
+              template_id = i.tpl, referrer_id = i.ref, referral_fee = i.ref_fee, referral_fee_due = i.ref_due,
+              error = i.error, wa_message_id = i.wa, text = i.body, sent_at = case when i.s = 1 then now() end
+          from i
+          where m.id = (select id from message_logs
+                        where whatsapp_id = i.acc and phone_number_id = i.target and status = 'unknown'
+                          and wa_message_id is null
+                        order by id desc limit 1)
+          returning m.created_at, i.acc, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer
+        ), a as (
+          ${AccountsRepo.countSendsSql(sql`select acc, s, fee from l`, o.timeZone)}
+        ), d as (
+          update account_daily d
+          set unknown = d.unknown - 1, sent = d.sent + l.s, failed = d.failed + (1 - l.s),
+              income = d.income + l.fee, referral_income = d.referral_income + l.ref_fee,
+              referrer_id = coalesce(l.referrer, d.referrer_id)
+          from l where d.whatsapp_id = l.acc and d.day = ${dayOf(sql`l.created_at`, o.timeZone)}
+        ), p as (
+          update phone_numbers p set count_success = p.count_success + l.s, count_fail = p.count_fail + (1 - l.s)
+          from l where p.id = l.target
+        ), u as (
+          insert into template_uses as u (template_id, whatsapp_id, uses)
+          select l.tpl, l.acc, 1 from l
+          on conflict (template_id, whatsapp_id) do update set uses = u.uses + 1
+        )
+        select count(*)::int as n from l`,
+  );
+  return Number(found[0]?.n ?? 0) > 0;
 }
