@@ -76,12 +76,17 @@ function startWorker(): Worker {
   return { child, output: () => out, exited, dataDir };
 }
 
-async function waitFor<T>(check: () => Promise<T | null | false>, ms: number, what: string): Promise<T> {
+async function waitFor<T>(
+  check: () => Promise<T | null | false>,
+  ms: number,
+  what: string | (() => string),
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    // a function says what it waited for at the time it gave up (a process's output so far)
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -253,7 +258,11 @@ describe('a blast across a worker crash', () => {
     // a fresh worker beside the survivor of the test above, which holds every account now
     const fresh = startWorker();
     workers.push(fresh);
-    await waitFor(async () => fresh.output().includes('worker ready'), 60_000, 'the new worker ready');
+    await waitFor(
+      async () => fresh.output().includes('worker ready'),
+      60_000,
+      () => `the new worker ready\n${fresh.output().slice(-4000)}`,
+    );
     const total = 1200;
     await database.db.execute(
       sql`insert into message_templates (text, text_wa, status) values ('Halo', 'Halo {name}', 'active')`,
@@ -318,7 +327,11 @@ describe('payout on delivery across a worker crash', () => {
     await database.db.execute(sql`update settings set payout_on = 'delivered'`);
     const fresh = startWorker();
     workers.push(fresh);
-    await waitFor(async () => fresh.output().includes('worker ready'), 60_000, 'the new worker ready');
+    await waitFor(
+      async () => fresh.output().includes('worker ready'),
+      60_000,
+      () => `the new worker ready\n${fresh.output().slice(-4000)}`,
+    );
     const batch = 600;
     await database.db.execute(sql`insert into phone_numbers (number, name)
       select '62878' || lpad(g::text, 8, '0'), 'D' || g from generate_series(1, ${batch}) g`);

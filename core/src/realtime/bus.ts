@@ -68,6 +68,11 @@ export class RedisBus implements EventBus {
   private window: PublishWindow | null = null;
   /** the publishing connection was ready once: from then on, not ready means Redis is away */
   private everReady = false;
+  /**
+   * the same for the subscribing connection, which connects on its own: at start it may still be
+   * connecting while the publisher is ready (a subscription then waits for it, see `ready`)
+   */
+  private subEverReady = false;
 
   constructor(
     redisUrl: string,
@@ -78,6 +83,9 @@ export class RedisBus implements EventBus {
     this.sub = new Redis(redisUrl, { lazyConnect: false });
     this.pub.on('ready', () => {
       this.everReady = true;
+    });
+    this.sub.on('ready', () => {
+      this.subEverReady = true;
     });
     // connection problems are retried by ioredis; without a handler they would be printed as unhandled
     this.pub.on('error', () => {});
@@ -160,7 +168,7 @@ export class RedisBus implements EventBus {
     let set = this.listeners.get(channel);
     // a new channel while Redis is away fails at once (a device call answers 503 rather than hang);
     // the channels already subscribed are subscribed again by ioredis when it reconnects
-    if (!set && this.everReady && this.sub.status !== 'ready') throw new BusDownError();
+    if (!set && this.subEverReady && this.sub.status !== 'ready') throw new BusDownError();
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
