@@ -135,6 +135,17 @@ describe('a blast', () => {
     expect(targets[0]).toEqual({ sent: 40, in_use: 0, ok: 40 });
     const pending = await q<{ n: number }>(sql`select count(*)::int as n from message_logs where status = 'pending'`);
     expect(pending[0]?.n).toBe(0);
+
+    // the template's "Digunakan" counts every blast send, in its detail and in the list (§2 Template)
+    const [tpl] = await q<{ id: number }>(sql`select id from message_templates order by id limit 1`);
+    const [{ n: used }] = await q<{ n: number }>(
+      sql`select count(*)::int as n from message_logs where template_id = ${tpl.id} and status in ('sent', 'delivered', 'read')`,
+    );
+    expect(used).toBeGreaterThanOrEqual(40);
+    const detail = await request(h.app).get(`/api/admin/message/${tpl.id}`).set('Authorization', `Bearer ${admin.token}`);
+    expect(detail.body.message.count_use).toBe(used);
+    const list = await request(h.app).get('/api/admin/message/list').set('Authorization', `Bearer ${admin.token}`);
+    expect(list.body.list.find((t: { id: number }) => t.id === tpl.id).count_use).toBe(used);
   });
 
   it("moves a member up a level once their delivered messages reach its requirement, and the level's fee applies", async () => {

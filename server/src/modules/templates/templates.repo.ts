@@ -24,7 +24,13 @@ function toDto(r: Row): TemplateDto {
   };
 }
 
-const COLS = sql`id, media, text, text_wa, button, status, count_use`;
+/**
+ * A template's use count is its own `count_use` (uses before per-account rows, and one-off sends)
+ * plus what each account's blast loop counted in `template_uses` (core/src/db/schema/catalogue.ts):
+ * summed on read, so sends never wait on one template row.
+ */
+const COLS = sql`id, media, text, text_wa, button, status,
+  (count_use + coalesce((select sum(u.uses) from template_uses u where u.template_id = message_templates.id), 0))::int as count_use`;
 
 export type TemplateInput = Omit<TemplateDto, 'id' | 'count_use'>;
 
