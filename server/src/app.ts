@@ -17,6 +17,7 @@ import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { signToken } from './auth/tokens';
 import { allow, authenticate } from './http/auth';
+import { ERROR_FIELD_PATHS, echoErrorField } from './http/error-field';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { publicMediaRoutes } from './http/public-media';
 import { bulkImport } from './imports/bulk-import';
@@ -181,6 +182,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/metrics', metricsRoutes(metrics, deps.metricsToken ?? null));
   const api = express.Router();
   api.use(metrics.middleware);
+  api.use(ERROR_FIELD_PATHS, echoErrorField);
   api.use(express.json({ limit: '1mb' }));
   // PostgreSQL cannot store a NUL character: refuse it in any body or query, whatever the route
   api.use((req, _res, next) => {
