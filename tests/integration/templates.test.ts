@@ -151,6 +151,21 @@ describe('message templates', () => {
     const exp = await request(h.app).get('/api/admin/message/export').set(bearer(admin.token));
     expect(exp.headers['content-disposition']).toBe('attachment; filename="messages.json"');
     expect(exp.body).toHaveLength(list.body.list.length);
+    expect(exp.headers['content-type']).toMatch(/^application\/json/);
+    // ?format=csv is a CSV (README: exports take format=csv|json), the buttons as JSON in their cell
+    const csv = await request(h.app).get('/api/admin/message/export?format=csv').set(bearer(admin.token));
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="messages.csv"');
+    const lines = csv.text.trim().split('\n');
+    expect(lines[0]).toBe('media,text,text_wa,button,status');
+    expect(lines).toHaveLength(list.body.list.length + 1);
+    expect(csv.text).toContain('""type""'); // a button's JSON, quoted as CSV quotes it
+    const json = await request(h.app).get('/api/admin/message/export?format=json').set(bearer(admin.token));
+    expect(json.body).toEqual(exp.body);
+    const bad = await request(h.app).get('/api/admin/message/export?format=xml').set(bearer(admin.token));
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('format must be csv or json');
   });
 
   it('refuses members and staff', async () => {

@@ -183,3 +183,9 @@ export function requiredNumber(label: string, min = 0, max = 1_000_000_000_000) 
       .max(max, `${label} must be at most ${max}.`),
   );
 }
+
+/** `?format=` of an export route: CSV (a header row) or a JSON array; `fallback` when absent. */
+export const exportQuery = (fallback: 'csv' | 'json') =>
+  z.object({
+    format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default(fallback),
+  });

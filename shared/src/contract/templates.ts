@@ -100,3 +100,10 @@ export const TEMPLATE_MEDIA_EXTENSIONS = [
   'pdf',
 ] as const;
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp', 'svg'] as const;
+
+/** GET /admin/message/export: messages.json by default (what import reads back), or a CSV with `button` as JSON. */
+export const TEMPLATE_EXPORT = {
+  csv: 'messages.csv',
+  json: 'messages.json',
+  columns: ['media', 'text', 'text_wa', 'button', 'status'],
+} as const;

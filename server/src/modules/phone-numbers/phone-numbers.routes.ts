@@ -1,5 +1,6 @@
 import { parse } from '@wa/core/validate';
 import {
+  exportQuery,
   idParam,
   PHONE_EXPORT,
   phoneListQuery,
@@ -9,16 +10,13 @@ import {
   updatePhoneNumberBody,
 } from '@wa/shared';
 import { Router } from 'express';
-import { z } from 'zod';
 import { actorOf, allow } from '../../http/auth';
 import { sendCsv, streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import { writeChunk } from '../../imports/write-chunk';
 import type { PhoneNumbersService } from './phone-numbers.service';
 
-const exportQuery = z.object({
-  format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('csv'),
-});
+const csvFirst = exportQuery('csv');
 
 /** §7 Phone numbers: /api/admin/phonenumber/… (admin and dev; the blaster's receivers also members). */
 export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
@@ -53,7 +51,7 @@ export function phoneNumbersRoutes(phones: PhoneNumbersService): Router {
     res.json(await phones.countBlast());
   });
   r.get('/export', async (req, res) => {
-    const { format } = parse(exportQuery, req.query);
+    const { format } = parse(csvFirst, req.query);
     await streamDownload(res, {
       format,
       filename: PHONE_EXPORT[format],

@@ -1,15 +1,20 @@
 import { parse } from '@wa/core/validate';
-import { idParam, PROXY_EXPORT, pageQuery, saveProxyBody, skippedListId, updateProxyBody } from '@wa/shared';
+import {
+  exportQuery,
+  idParam,
+  PROXY_EXPORT,
+  pageQuery,
+  saveProxyBody,
+  skippedListId,
+  updateProxyBody,
+} from '@wa/shared';
 import { Router } from 'express';
-import { z } from 'zod';
 import { actorOf, allow } from '../../http/auth';
 import { sendCsv, streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import type { ProxiesService } from './proxies.service';
 
-const exportQuery = z.object({
-  format: z.enum(['csv', 'json'], { error: 'format must be csv or json' }).default('csv'),
-});
+const csvFirst = exportQuery('csv');
 
 /** §7 Proxy: /api/admin/proxy/… (admin and dev). */
 export function proxiesRoutes(proxies: ProxiesService): Router {
@@ -35,7 +40,7 @@ export function proxiesRoutes(proxies: ProxiesService): Router {
     res.json(await proxies.countUse());
   });
   r.get('/export', async (req, res) => {
-    const { format } = parse(exportQuery, req.query);
+    const { format } = parse(csvFirst, req.query);
     await streamDownload(res, {
       format,
       filename: PROXY_EXPORT[format],

@@ -1,10 +1,22 @@
 import { parse } from '@wa/core/validate';
-import { idParam, pageQuery, TEMPLATE_MEDIA_EXTENSIONS, templateFields, templateUpdateFields } from '@wa/shared';
+import {
+  exportQuery,
+  idParam,
+  pageQuery,
+  TEMPLATE_EXPORT,
+  TEMPLATE_MEDIA_EXTENSIONS,
+  templateFields,
+  templateUpdateFields,
+} from '@wa/shared';
 import { Router } from 'express';
 import { allow } from '../../http/auth';
+import { streamDownload } from '../../http/stream';
 import { discardAfter, mediaUpload } from '../../http/upload';
 import { receiveImport } from '../../imports/upload';
 import type { TemplatesService } from './templates.service';
+
+/** A template export is JSON unless CSV is asked for (JSON is what import reads back). */
+const jsonFirst = exportQuery('json');
 
 /**
  * §7 Templates: /api/admin/message/… (admin and dev). An uploaded medium waits in `uploadDir` only
@@ -21,10 +33,23 @@ export function templatesRoutes(templates: TemplatesService, uploadDir: string):
   r.get('/list-per-page', async (req, res) => {
     res.json(await templates.listPerPage(parse(pageQuery, req.query).page));
   });
-  r.get('/export', async (_req, res) => {
+  r.get('/export', async (req, res) => {
+    const { format } = parse(jsonFirst, req.query);
     const { list } = await templates.list();
-    res.setHeader('Content-Disposition', 'attachment; filename="messages.json"');
-    res.json(list.map(({ media: m, text, text_wa, button, status }) => ({ media: m, text, text_wa, button, status })));
+    await streamDownload(res, {
+      format,
+      filename: TEMPLATE_EXPORT[format],
+      columns: TEMPLATE_EXPORT.columns,
+      // every template at once: there are few, and the list is already in memory
+      next: async (after) => (after === 0 ? list : []),
+      pick: ({ media: m, text, text_wa, button, status }) => ({
+        media: m,
+        text,
+        text_wa,
+        button: format === 'csv' ? JSON.stringify(button) : button,
+        status,
+      }),
+    });
   });
   r.post('/create', media, async (req, res) => {
     await discardAfter(req.file, async () => {
