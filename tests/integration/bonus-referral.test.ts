@@ -183,6 +183,18 @@ describe('referral: GET /admin/users/referral-per-page', () => {
     // the referral fees count in the referrer's balance too (docs/PRODUCT.md §4 Money)
     expect(await balanceOf(referrer)).toBe(20);
   });
+
+  it('shows one "Pendapatan" for a member: own fees + referral fees, in the members list as in withdraw/income', async () => {
+    const earner = await memberWith(3000);
+    const dani = await createUser(h.database.db, { role: 'member', firstname: 'Dani', referrerId: earner.id });
+    await log(dani, { fee: 3900, referrer: earner, referralFee: 390 });
+    const income = (await get(`/admin/withdraw/income/${earner.id}`, earner)).body.income;
+    expect(income).toBe(3390);
+    const members = await get(`/admin/users/members-per-page?page=1&search=${encodeURIComponent(earner.email)}`, admin);
+    expect(members.status).toBe(200);
+    expect(members.body.data.find((u: { id: number }) => u.id === earner.id)?.income).toBe(income);
+    expect((await get(`/admin/users/${earner.id}`, admin)).body.user.income).toBe(income);
+  });
 });
 
 describe('bonus: DELETE refuses to take back money already withdrawn', () => {

@@ -22,9 +22,17 @@ export function incomeSql(scope: CounterScope, day?: SQL): SQL {
   if (scope === ALL_USERS) {
     return sql`(select coalesce(sum(d.income + d.referral_income), 0)::bigint from account_daily d where true${onDay(day)})`;
   }
-  return sql`((select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = ${scope.userId}${onDay(day)})
+  return userIncomeSql(sql`${scope.userId}`, day);
+}
+
+/**
+ * The same income of one member, whose id is the SQL `userId` (a parameter, or a column such as
+ * `u.id` in a list of members): "Pendapatan" is this figure wherever a member's is shown.
+ */
+export function userIncomeSql(userId: SQL, day?: SQL): SQL {
+  return sql`((select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = ${userId}${onDay(day)})
     + (select coalesce(sum(d.referral_income), 0)::bigint from account_daily d
-       where d.referrer_id = ${scope.userId}${onDay(day)}))`;
+       where d.referrer_id = ${userId}${onDay(day)}))`;
 }
 
 /** Which messages a log page lists: one member's, one account's, one status, a target number's start. */

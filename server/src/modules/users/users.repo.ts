@@ -4,6 +4,7 @@ import { levels, users } from '@wa/core/db/schema/index';
 import { likePattern } from '@wa/core/paging';
 import { normalizeRole, type ReferralItem, type UserDto } from '@wa/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
+import { userIncomeSql } from '../messagelog/messagelog.repo';
 
 interface UserRow {
   id: number;
@@ -82,7 +83,7 @@ function selectUsers(where: SQL, page?: { order: SQL; limit: number; offset: num
       coalesce(u.blast_interval_min, s.interval_min) as blast_interval_min,
       coalesce(u.blast_interval_max, s.interval_max) as blast_interval_max,
       u.referral_code, u.referrer_id, u.account_name, u.account_bank, u.account_number, u.created_at,
-      (select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = u.id) as income,
+      ${userIncomeSql(sql`u.id`)} as income,
       (select count(*)::int from whatsapp_accounts w where w.user_id = u.id) as whatsapps
     from (select u.* from users u where ${where} ${cut}) u
     left join levels l on l.id = u.level_id

@@ -21,7 +21,8 @@ const columns: Column<ReferralItem>[] = [
   },
   { header: 'Last Name', cell: (r) => r.lastname },
   { header: 'Email', cell: (r) => <span className="break-all">{r.email}</span> },
-  { header: 'Pendapatan', cell: (r) => <span className="tabular-nums">{formatRupiah(r.income)}</span> },
+  // what this member's sends paid you: not their own income, so not labelled as a member's "Pendapatan"
+  { header: 'Pendapatan Referal', cell: (r) => <span className="tabular-nums">{formatRupiah(r.income)}</span> },
 ];
 
 /**
