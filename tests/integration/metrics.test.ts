@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
+import { EngineMetrics } from '../../workers/src/engine/engine-metrics';
 import { bearer } from '../support/api';
 import { createTestDatabase } from '../support/db';
 import { createUser, TEST_JWT_SECRET } from '../support/factories';
@@ -98,5 +100,56 @@ describe('GET /metrics', () => {
     expect([...m.keys()].some((k) => k.includes('/123'))).toBe(false);
     expect([...m.keys()].filter((k) => !k.startsWith('wa_'))).toEqual([]);
     expect([...m.keys()].some((k) => k.startsWith('wa_process_'))).toBe(true);
+  });
+});
+
+/**
+ * What `promtool check metrics` checks, so the exposition is clean where promtool is not installed:
+ * every family has HELP and TYPE; a counter's name ends in `_total` and nothing else's does (a
+ * gauge named `_total` reads as a counter to rate()); `_count`, `_sum` and `_bucket` belong to
+ * histograms and summaries. Problems, one line each.
+ */
+function lintExposition(text: string): string[] {
+  const types = new Map<string, string>();
+  const helps = new Set<string>();
+  for (const line of text.split('\n')) {
+    const type = /^# TYPE (\S+) (\S+)$/.exec(line);
+    if (type) types.set(type[1], type[2]);
+    const help = /^# HELP (\S+) \S/.exec(line);
+    if (help) helps.add(help[1]);
+  }
+  const problems: string[] = [];
+  for (const [name, type] of types) {
+    if (!helps.has(name)) problems.push(`${name}: no help text`);
+    if (type === 'counter' && !name.endsWith('_total')) problems.push(`${name}: counter without _total`);
+    if (type !== 'counter' && name.endsWith('_total')) problems.push(`${name}: ${type} named _total`);
+    if (type !== 'histogram' && type !== 'summary' && /_(count|sum|bucket)$/.test(name)) {
+      problems.push(`${name}: ${type} with a histogram's suffix`);
+    }
+  }
+  return problems;
+}
+
+describe('the exposition', () => {
+  it("is clean by promtool's rules, the engine's metrics with the API's", async () => {
+    const engine = new EngineMetrics(() => 0);
+    await engine.timeClaim('one', async () => {});
+    const embedded = createApp({
+      db: database.db,
+      jwtSecret: TEST_JWT_SECRET,
+      logger: createLogger('silent'),
+      dataDir: '/tmp',
+      metricsToken: TOKEN,
+      engineMetrics: engine.registry,
+    });
+    const res = await request(embedded).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('# TYPE wa_claim_duration_seconds histogram');
+    expect(lintExposition(res.text)).toEqual([]);
+    // promtool itself where it is installed (Debian: the prometheus package)
+    const promtool = spawnSync('promtool', ['check', 'metrics'], { input: res.text, encoding: 'utf8' });
+    if (promtool.error) return;
+    expect(`${promtool.stdout}${promtool.stderr}`.trim()).toBe('');
+    expect(promtool.status).toBe(0);
   });
 });

@@ -42,6 +42,11 @@ export class Metrics {
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'wa_process_' });
+    // prom-client names three gauges `…_total`, which promtool refuses (`_total` is a counter's);
+    // their per-type siblings (`…_active_handles{type}` and so on) carry the same figures
+    for (const kind of ['resources', 'handles', 'requests']) {
+      this.registry.removeSingleMetric(`wa_process_nodejs_active_${kind}_total`);
+    }
     this.http = new Histogram({
       name: 'wa_http_request_duration_seconds',
       help: 'API requests by method, route template and status',
