@@ -1,18 +1,9 @@
-import net from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { BusDownError, DependencyMonitor, errorText, infraErrorOf, untilReachable } from './dependencies';
-
-/** A port on this machine that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+import { closedPort } from './testing/ports';
 
 /** A logger whose lines the test reads. */
 function capture() {

@@ -39,15 +39,7 @@ export async function blackHole(): Promise<BlackHole> {
   };
 }
 
-/** A port on 127.0.0.1 nothing listens on (taken and let go at once): connections are refused. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { closedPort } from '../../core/src/testing/ports';
 
 /**
  * A database handle on PostgreSQL at 127.0.0.1:`port`, made as openDatabase makes it but without

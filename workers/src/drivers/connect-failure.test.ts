@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { closedPort } from '@wa/core/testing/ports';
 import { LOGIN_TEXTS } from '@wa/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientOptions } from 'whatsapp-web.js';
@@ -54,16 +55,6 @@ async function listen(onConnection: (socket: Socket) => void): Promise<number> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** A port on 127.0.0.1 where nothing listens (connections are refused). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
