@@ -30,7 +30,8 @@ async function accountByClientId(clientid: string): Promise<Account | undefined>
   return row;
 }
 
-const row = (page: Page, id: number) => page.locator(`tr[data-row="${id}"]`);
+// a table row, or below 768 px the account's card
+const row = (page: Page, id: number) => page.locator(`[data-row="${id}"]`);
 const stateOf = (page: Page, id: number) => row(page, id).getByTestId('wa-state').textContent();
 /** polls until the value matches; the server, worker and socket get a few seconds */
 const eventually = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout });

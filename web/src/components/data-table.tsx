@@ -4,6 +4,12 @@ export interface Column<T> {
   header: ReactNode;
   cell(row: T): ReactNode;
   className?: string;
+  /**
+   * where the cell goes when a narrow screen shows the rows as cards (CardList): 'title' at the top
+   * without its header, 'wide' across the card under its header, 'actions' across the card's foot
+   * without its header; otherwise in the card's grid under its header
+   */
+  card?: 'title' | 'wide' | 'actions';
 }
 
 /** The one table: header, rows, and 'Kosong' when there is nothing (§2). */

@@ -1,4 +1,5 @@
 import { Alert } from './alert';
+import { CardList, useNarrowScreen } from './card-list';
 import { type Column, DataTable, Pagination } from './data-table';
 
 /** What a paged list gives its table (useListPage, useLiveList). */
@@ -20,13 +21,17 @@ export function ListTable<T extends { id: number }>({
   error,
   rows = list.rows,
   rowClass,
+  cards = false,
 }: {
   list: TableList<T>;
   columns: Column<T>[];
   error: string | null;
   rows?: T[];
   rowClass?(row: T): string;
+  /** below 768 px the rows are cards (CardList) rather than a table that scrolls sideways */
+  cards?: boolean;
 }) {
+  const narrow = useNarrowScreen();
   return (
     <>
       {error && (
@@ -34,7 +39,11 @@ export function ListTable<T extends { id: number }>({
           <Alert tone="error">{error}</Alert>
         </div>
       )}
-      <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={list.loading} rowClass={rowClass} />
+      {cards && narrow ? (
+        <CardList columns={columns} rows={rows} rowKey={(r) => r.id} loading={list.loading} rowClass={rowClass} />
+      ) : (
+        <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={list.loading} rowClass={rowClass} />
+      )}
       <Pagination page={list.page} totalPages={list.totalPages} onPage={list.setPage} />
     </>
   );

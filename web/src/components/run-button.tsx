@@ -3,7 +3,9 @@ import { Button } from './button';
 
 /**
  * Start/Stop of a running thing (a blast, a tool): red while it runs, disabled with 'Starting...'
- * or 'Stopping...' from the click until the answer or the live event (§4).
+ * or 'Stopping...' from the click until the answer or the live event (§4). `blocked` is why it
+ * cannot start now (a blast's daily cap): the stopped button is disabled and says so; a running
+ * thing can always be stopped.
  */
 export function RunButton({
   running,
@@ -11,6 +13,7 @@ export function RunButton({
   labels,
   icon,
   className,
+  blocked,
   onClick,
 }: {
   running: boolean;
@@ -18,13 +21,15 @@ export function RunButton({
   labels: { start: string; stop: string };
   icon?: ReactNode;
   className?: string;
+  blocked?: string | null;
   onClick(action: 'start' | 'stop'): void;
 }) {
+  const refused = !running && requesting === null && blocked ? blocked : null;
   return (
     <Button
       size="sm"
       variant={running ? 'danger' : 'primary'}
-      disabled={requesting !== null}
+      disabled={requesting !== null || refused !== null}
       onClick={() => onClick(running ? 'stop' : 'start')}
       className={className}
     >
@@ -35,7 +40,7 @@ export function RunButton({
           ? 'Stopping...'
           : running
             ? labels.stop
-            : labels.start}
+            : (refused ?? labels.start)}
     </Button>
   );
 }

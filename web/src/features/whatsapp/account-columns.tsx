@@ -1,4 +1,4 @@
-import { formatRupiah, MAX_SUSPENDED_REACTIVATE, type Role } from '@wa/shared';
+import { formatRupiah, MAX_SUSPENDED_REACTIVATE, type Role, SAFETY_TEXTS } from '@wa/shared';
 import { Check, X } from 'lucide-react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -7,7 +7,7 @@ import type { Column } from '../../components/data-table';
 import { FlashCount } from '../../components/flash-count';
 import { RunButton } from '../../components/run-button';
 import type { AccountActions } from './account-actions';
-import { type AccountRow, canReconnect, rowStatusText } from './live-rows';
+import { type AccountRow, canReconnect, isCapped, rowStatusText } from './live-rows';
 import { SafetyInfo, ScheduleBlast } from './safety-cell';
 
 function stateTone(row: AccountRow): 'success' | 'warning' | 'error' | 'neutral' | 'brand' {
@@ -68,6 +68,8 @@ function ActionCell({ row, role, actions }: { row: AccountRow; role: Role | null
         requesting={row.requesting}
         labels={BLAST_LABELS}
         className={row.blastFailed ? 'ring-2 ring-red-400' : ''}
+        // account safety: the day's messages are sent; a start for later may still be scheduled
+        blocked={isCapped(row) ? SAFETY_TEXTS.dailyCap : null}
         onClick={(action) => actions.blast(row, action)}
       />
       {!sending && !row.requesting && <ScheduleBlast row={row} actions={actions} />}
@@ -87,7 +89,8 @@ function ActionCell({ row, role, actions }: { row: AccountRow; role: Role | null
 
 /**
  * The columns of 'Daftar Whatsapp' (§2): the member's name on /member/whatsapp, the client id as a
- * monitor link for dev, and for admin a Sending mark where the others have the row actions.
+ * monitor link for dev, and for admin a Sending mark where the others have the row actions. The
+ * phone's cards (below 768 px) are made of the same columns: the account on top, the actions at the foot.
  */
 export function accountColumns({
   role,
@@ -102,6 +105,7 @@ export function accountColumns({
   return [
     {
       header: 'Akun',
+      card: 'title',
       cell: (r) => (
         <div className="min-w-36">
           <p className="font-medium text-gray-800 dark:text-white/90">{r.pushname || '-'}</p>
@@ -114,7 +118,7 @@ export function accountColumns({
         </div>
       ),
     },
-    { header: 'Client ID', cell: (r) => <ClientId clientid={r.clientid} monitor={role === 'dev'} /> },
+    { header: 'Client ID', card: 'wide', cell: (r) => <ClientId clientid={r.clientid} monitor={role === 'dev'} /> },
     {
       header: 'Berhasil',
       cell: (r) => <FlashCount value={r.count_success} flash={r.successUpdated} tone="success" testId="wa-success" />,
@@ -124,7 +128,7 @@ export function accountColumns({
       cell: (r) => <FlashCount value={r.count_fail} flash={r.failUpdated} tone="fail" testId="wa-fail" />,
     },
     { header: 'Total Pendapatan', cell: (r) => <span className="whitespace-nowrap">{formatRupiah(r.income)}</span> },
-    { header: 'Status', cell: (r) => <StatusCell row={r} privileged={privileged} actions={actions} /> },
+    { header: 'Status', card: 'wide', cell: (r) => <StatusCell row={r} privileged={privileged} actions={actions} /> },
     role === 'admin'
       ? {
           header: 'Sending',
@@ -135,6 +139,6 @@ export function accountColumns({
               <X size={18} className="text-red-500" aria-label="Not sending" />
             ),
         }
-      : { header: 'Action', cell: (r) => <ActionCell row={r} role={role} actions={actions} /> },
+      : { header: 'Action', card: 'actions', cell: (r) => <ActionCell row={r} role={role} actions={actions} /> },
   ];
 }

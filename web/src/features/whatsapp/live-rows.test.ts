@@ -1,6 +1,6 @@
-import type { LiveMessage, WhatsappDto } from '@wa/shared';
+import { BLAST_TEXTS, type LiveMessage, SAFETY_TEXTS, type WhatsappDto } from '@wa/shared';
 import { describe, expect, it } from 'vitest';
-import { type AccountRow, canReconnect, isCutOff, liveEventPatch, rowStatusText, toRow } from './live-rows';
+import { type AccountRow, canReconnect, isCapped, isCutOff, liveEventPatch, rowStatusText, toRow } from './live-rows';
 
 const base: WhatsappDto = {
   id: 1,
@@ -94,6 +94,38 @@ describe('live row events (§4)', () => {
     expect(row.status).toBe('sending');
     row = apply(row, msg('reset', { state: 'connected' }));
     expect(row).toMatchObject({ count_success: 0, count_fail: 0, income: 0, state: 'connected' });
+  });
+
+  it("keeps the day's count current and knows when the daily cap is reached", () => {
+    let row = toRow({ ...base, status: 'sending', daily_cap: 3, sent_today: 1 });
+    expect(isCapped(row)).toBe(false);
+    row = apply(row, msg('count_success', { value: 1, income: 100, sent_today: 2 }));
+    expect(row.sent_today).toBe(2);
+    row = apply(row, msg('count_fail', { value: 1, sent_today: 3 }));
+    expect(row.sent_today).toBe(3);
+    expect(isCapped(row)).toBe(true);
+    // a count without the day's figure (a tool's shape, an older sender) leaves it
+    expect(apply(row, msg('count_success', { value: 2 })).sent_today).toBe(3);
+  });
+
+  it('a blast that ends at the cap leaves the row capped, even when its cap figure is stale', () => {
+    // the settings lowered the cap after the list was fetched: the row still says 1/30
+    const sending = toRow({ ...base, status: 'sending', daily_cap: 30, sent_today: 1 });
+    for (const payload of [
+      { state: 'connected', status: 'idle', message: SAFETY_TEXTS.dailyCap },
+      { state: 'connected', status: 'idle', message: 'x', reason: 'daily_cap' },
+    ]) {
+      const row = apply(sending, msg('finished', payload));
+      expect(row).toMatchObject({ status: 'idle', requesting: null, capReached: true });
+      expect(isCapped(row)).toBe(true);
+    }
+    const done = apply(
+      sending,
+      msg('finished', { state: 'connected', status: 'idle', message: BLAST_TEXTS.noTargets }),
+    );
+    expect(isCapped(done)).toBe(false);
+    // a fetch (a new day) starts the row over from the server's figures
+    expect(isCapped(toRow({ ...base, daily_cap: 30, sent_today: 0 }))).toBe(false);
   });
 
   it('blocks start and stop when the connection is gone', () => {

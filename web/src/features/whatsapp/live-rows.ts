@@ -1,4 +1,4 @@
-import { humanizeState, type LiveMessage, type WhatsappDto } from '@wa/shared';
+import { humanizeState, type LiveMessage, SAFETY_TEXTS, type WhatsappDto } from '@wa/shared';
 
 /** A list row: the account plus the transient flags of §3 ("Transient row flags"). */
 export interface AccountRow extends WhatsappDto {
@@ -17,6 +17,11 @@ export interface AccountRow extends WhatsappDto {
   waitUntil: string | null;
   successUpdated: boolean;
   failUpdated: boolean;
+  /**
+   * its blast ended at the daily cap: the row's cap may be older than the one the worker read
+   * (settings changed since the fetch), so the end itself says the day is used up
+   */
+  capReached: boolean;
 }
 
 export function toRow(dto: WhatsappDto): AccountRow {
@@ -34,6 +39,7 @@ export function toRow(dto: WhatsappDto): AccountRow {
     waitUntil: null,
     successUpdated: false,
     failUpdated: false,
+    capReached: false,
   };
 }
 
@@ -58,6 +64,9 @@ const sentToday = (p: Record<string, unknown>): Partial<AccountRow> => {
   const n = num(p.sent_today);
   return n === undefined ? {} : { sent_today: n };
 };
+
+/** A blast's end says the daily cap ended it: by its reason, or by the message it has always carried. */
+const endedAtCap = (p: Record<string, unknown>) => p.reason === 'daily_cap' || p.message === SAFETY_TEXTS.dailyCap;
 
 /**
  * What a live event (§4 Live events) changes on the row of the account it names
@@ -108,6 +117,7 @@ export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null
         requesting: null,
         ...TRANSIENT_OFF,
         ...(state ? { state: state as AccountRow['state'] } : {}),
+        ...(endedAtCap(p) ? { capReached: true } : {}),
       };
     }
     case 'connection.update': {
@@ -196,6 +206,14 @@ export function rowStatusText(row: AccountRow): string {
 /** A time to show on a row: the day and the hour in the browser's zone. */
 export function localTime(iso: string): string {
   return new Date(iso).toLocaleString('id-ID', { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/**
+ * Whether the account has used up today's blast messages (account safety's daily cap): Start Blast
+ * waits for the next day, when a fetch brings the day's count back to 0.
+ */
+export function isCapped(row: Pick<AccountRow, 'sent_today' | 'daily_cap' | 'capReached'>): boolean {
+  return row.capReached || row.sent_today >= row.daily_cap;
 }
 
 /** Whether the account is paused after ban signals right now. */

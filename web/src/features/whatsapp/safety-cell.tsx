@@ -3,7 +3,7 @@ import { CalendarClock } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import type { AccountActions } from './account-actions';
-import { type AccountRow, isPaused, localTime } from './live-rows';
+import { type AccountRow, isCapped, isPaused, localTime } from './live-rows';
 
 /**
  * Account safety on a row: the day's messages against the daily cap, a pause after ban signals
@@ -18,7 +18,7 @@ export function SafetyInfo({
   privileged: boolean;
   actions: AccountActions;
 }) {
-  const capped = row.sent_today >= row.daily_cap;
+  const capped = isCapped(row);
   return (
     <div className="flex flex-col gap-1 text-xs">
       <span

@@ -102,6 +102,7 @@ export function WhatsappListPage() {
         list={list}
         columns={accountColumns({ role, memberView, actions })}
         error={error ?? list.error}
+        cards
         rowClass={(r) => (r.blastFailed ? 'bg-red-50/60 dark:bg-red-500/5' : '')}
       />
       <NoticeDialog
