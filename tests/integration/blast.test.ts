@@ -142,7 +142,9 @@ describe('a blast', () => {
       sql`select count(*)::int as n from message_logs where template_id = ${tpl.id} and status in ('sent', 'delivered', 'read')`,
     );
     expect(used).toBeGreaterThanOrEqual(40);
-    const detail = await request(h.app).get(`/api/admin/message/${tpl.id}`).set('Authorization', `Bearer ${admin.token}`);
+    const detail = await request(h.app)
+      .get(`/api/admin/message/${tpl.id}`)
+      .set('Authorization', `Bearer ${admin.token}`);
     expect(detail.body.message.count_use).toBe(used);
     const list = await request(h.app).get('/api/admin/message/list').set('Authorization', `Bearer ${admin.token}`);
     expect(list.body.list.find((t: { id: number }) => t.id === tpl.id).count_use).toBe(used);
