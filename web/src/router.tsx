@@ -1,7 +1,9 @@
 import { ROUTE_ROLES } from '@wa/shared';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { AuthProvider } from './features/auth/auth-context';
+import { PublicTextPage } from './features/auth/public-text-page';
 import { ReferralCapture } from './features/auth/referral-capture';
+import { ResetPasswordPage } from './features/auth/reset-password-page';
 import { SignInPage } from './features/auth/sign-in-page';
 import { SignUpPage } from './features/auth/sign-up-page';
 import { BonusCreatePage } from './features/bonus/bonus-create-page';
@@ -99,6 +101,9 @@ export const router = createBrowserRouter([
     children: [
       { path: '/signin', element: <SignInPage /> },
       { path: '/signup', element: <SignUpPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/terms', element: <PublicTextPage kind="terms" /> },
+      { path: '/privacy-policy', element: <PublicTextPage kind="privacy" /> },
       { path: '/not-authorized', element: <NotAuthorizedPage /> },
       { element: <AppLayout />, children: protectedRoutes },
       { path: '*', element: <NotFoundPage /> },

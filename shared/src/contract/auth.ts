@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_PATTERN } from '../format';
 import { hasNul, NUL_MSG, requiredText } from './common';
 import { newPassword } from './passwords';
-import type { UserDto } from './users';
+import { type UserDto, userDto } from './users';
 
 /** §5 login rule: both fields are required, checked before any request. */
 export const LOGIN_REQUIRED_MSG = 'Email and password are required.';
@@ -82,3 +82,18 @@ export interface ValidateResponse {
   err?: string;
   user?: UserDto;
 }
+
+/** POST /auth/login and /auth/register (201): the session token and the user. */
+export const authResponse = z.object({
+  token: z.string().describe('the bearer token'),
+  user: userDto,
+  msg: z.string(),
+});
+
+/** POST /auth/validate: 200 with the user when the token is good, 401 with `err` when not. */
+export const validateResponse = z.object({
+  isvalid: z.boolean(),
+  msg: z.string(),
+  err: z.string().optional(),
+  user: userDto.optional(),
+});

@@ -32,9 +32,20 @@ export interface SettingDto {
   payout_on: PayoutOn;
   /** with payout_on 'delivered': a message still undelivered after this many hours is settled unpaid */
   undelivered_window_hours: number;
+  /** the /terms page's text (plain text, shown as written) */
+  terms_text: string;
+  /** the /privacy-policy page's text */
+  privacy_text: string;
+  /** how to reach the admin, shown on /reset-password (there is no self-service reset) */
+  support_contact: string;
+  /** the member menu's Telegram link; '' hides it */
+  telegram_url: string;
 }
 
-/** The account-safety and payout fields: optional in an update body, an absent one keeps its value. */
+/** The settings anyone may read, signed in or not: the public pages' texts and the Telegram link. */
+export const PUBLIC_SETTING_FIELDS = ['terms_text', 'privacy_text', 'support_contact', 'telegram_url'] as const;
+
+/** The account-safety and payout fields: optional in an update body, an absent one keeps its value (the public ones too). */
 export const SAFETY_SETTING_FIELDS = [
   'optout_keywords',
   'fail_streak_pause',
@@ -49,6 +60,44 @@ export const SAFETY_SETTING_FIELDS = [
   'payout_on',
   'undelivered_window_hours',
 ] as const;
+
+/** Longest terms or privacy text an admin may save. */
+export const PUBLIC_TEXT_MAX = 20_000;
+/** Longest support contact. */
+export const SUPPORT_CONTACT_MAX = 500;
+export const TELEGRAM_URL_MSG = 'Telegram URL must be an https:// link, or empty to hide it.';
+
+/** A page text: required when sent, plain text of at most PUBLIC_TEXT_MAX characters. */
+const pageText = (label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(PUBLIC_TEXT_MAX, `${label} must be at most ${PUBLIC_TEXT_MAX} characters.`);
+
+/** The Telegram link: empty (the menu hides it) or an absolute https:// address. */
+const httpsUrlOrEmpty = z
+  .string({ error: TELEGRAM_URL_MSG })
+  .trim()
+  .max(500, 'Telegram URL must be at most 500 characters.')
+  .refine((v) => {
+    if (v === '') return true;
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' && u.hostname !== '' && !/\s/.test(v);
+    } catch {
+      return false;
+    }
+  }, TELEGRAM_URL_MSG);
+
+/** GET /api/settings/public: what the public pages and the menu need, readable without a token. */
+export const publicSettingsResponse = z.object({
+  terms_text: z.string().describe('the /terms page'),
+  privacy_text: z.string().describe('the /privacy-policy page'),
+  support_contact: z.string().describe('how to reach the admin, shown on /reset-password'),
+  telegram_url: z.string().describe("the member menu's Telegram link; '' hides it"),
+});
+export type PublicSettingsDto = z.infer<typeof publicSettingsResponse>;
 
 /** 'HH:MM' from 00:00 to 24:00. */
 const clock = (label: string) =>
@@ -99,6 +148,13 @@ export const settingsBody = z
     check_cache_days: wholeNumber('Check cache days', 0, 3650).optional(),
     payout_on: z.enum(PAYOUT_ON, { error: "Payout on must be 'accepted' or 'delivered'." }).optional(),
     undelivered_window_hours: wholeNumber('Undelivered window hours', 1, 720).optional(),
+    // the public pages: optional in the body too, an absent one keeps its value
+    terms_text: pageText('Terms text').optional(),
+    privacy_text: pageText('Privacy text').optional(),
+    support_contact: pageText('Support contact')
+      .max(SUPPORT_CONTACT_MAX, `Support contact must be at most ${SUPPORT_CONTACT_MAX} characters.`)
+      .optional(),
+    telegram_url: httpsUrlOrEmpty.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.interval_min > v.interval_max) {
@@ -116,3 +172,36 @@ export const settingsBody = z
       });
     }
   });
+
+/** The schema of SettingDto (response-types.ts checks that the two agree). */
+export const settingDto = z.object({
+  interval_min: z.number().int(),
+  interval_max: z.number().int(),
+  price: z.number().int(),
+  bank_names: z.string().describe('"A, B, C"'),
+  colors: z.string().describe('"#3C50E0, #80CAEE"'),
+  referral_percent: z.number(),
+  info: z.string(),
+  optout_keywords: z.string(),
+  fail_streak_pause: z.number().int(),
+  pause_hours: z.number().int(),
+  daily_cap_start: z.number().int(),
+  daily_cap_growth: z.number().int(),
+  daily_cap_max: z.number().int(),
+  send_window_start: z.string().describe("'HH:MM' in APP_TIMEZONE"),
+  send_window_end: z.string(),
+  check_budget_daily: z.number().int(),
+  check_cache_days: z.number().int(),
+  payout_on: z.enum(PAYOUT_ON),
+  undelivered_window_hours: z.number().int(),
+  terms_text: z.string(),
+  privacy_text: z.string(),
+  support_contact: z.string(),
+  telegram_url: z.string(),
+});
+
+/** GET /admin/setting/get */
+export const settingResponse = z.object({ setting: settingDto });
+
+/** PUT /admin/setting/update */
+export const savedSetting = z.object({ setting: settingDto, msg: z.string() });

@@ -1,6 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
+/** Short, generic texts an admin replaces in Pengaturan. */
+const DEFAULT_TERMS_TEXT = [
+  'Syarat dan Ketentuan',
+  'Dengan mendaftar, Anda setuju menggunakan layanan ini sesuai hukum yang berlaku dan tidak untuk spam, penipuan atau konten terlarang.',
+  'Akun WhatsApp yang Anda hubungkan tetap tanggung jawab Anda. Fee dibayar sesuai pengaturan yang berlaku dan dapat berubah sewaktu-waktu.',
+  'Admin dapat menangguhkan akun yang melanggar ketentuan ini.',
+].join('\n\n');
+const DEFAULT_PRIVACY_TEXT = [
+  'Kebijakan Privasi',
+  'Kami menyimpan nama, email, data rekening dan data akun WhatsApp Anda hanya untuk menjalankan layanan dan membayar fee Anda.',
+  'Data Anda tidak dijual kepada pihak lain. Anda dapat meminta penghapusan data dengan menghubungi admin.',
+].join('\n\n');
+const DEFAULT_SUPPORT_CONTACT = 'Telegram: https://t.me/wablaster';
+
 /** The one settings row (§3 Setting), created with the §9 defaults by the first migration. */
 export const settings = pgTable(
   'settings',
@@ -33,6 +47,12 @@ export const settings = pgTable(
     payoutOn: text('payout_on').notNull().default('accepted'),
     /** with payout_on = 'delivered': a message still undelivered this long after sending is settled unpaid */
     undeliveredWindowHours: integer('undelivered_window_hours').notNull().default(24),
+    /** the public pages (issue 20): /terms, /privacy-policy, the contact /reset-password shows */
+    termsText: text('terms_text').notNull().default(DEFAULT_TERMS_TEXT),
+    privacyText: text('privacy_text').notNull().default(DEFAULT_PRIVACY_TEXT),
+    supportContact: text('support_contact').notNull().default(DEFAULT_SUPPORT_CONTACT),
+    /** the member menu's Telegram link; '' hides it */
+    telegramUrl: text('telegram_url').notNull().default('https://t.me/wablaster'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,20 +1,22 @@
 import { type Db, rows } from '@wa/core/db/client';
-import { SAFETY_SETTING_FIELDS, type SettingDto } from '@wa/shared';
+import { PUBLIC_SETTING_FIELDS, type PublicSettingsDto, SAFETY_SETTING_FIELDS, type SettingDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
 const COLS = sql`interval_min, interval_max, price, bank_names, colors, referral_percent, info,
   optout_keywords, fail_streak_pause, pause_hours, daily_cap_start, daily_cap_growth, daily_cap_max,
-  send_window_start, send_window_end, check_budget_daily, check_cache_days, payout_on, undelivered_window_hours`;
+  send_window_start, send_window_end, check_budget_daily, check_cache_days, payout_on, undelivered_window_hours,
+  terms_text, privacy_text, support_contact, telegram_url`;
 
-/** An update: the §5 fields, and the account-safety ones when given. */
-export type SettingsUpdate = Omit<SettingDto, SafetySettingField> & Partial<Pick<SettingDto, SafetySettingField>>;
+/** An update: the §5 fields, and the account-safety and public-page ones when given. */
+export type SettingsUpdate = Omit<SettingDto, OptionalSettingField> & Partial<Pick<SettingDto, OptionalSettingField>>;
 
-type SafetySettingField = (typeof SAFETY_SETTING_FIELDS)[number];
+const OPTIONAL_SETTING_FIELDS = [...SAFETY_SETTING_FIELDS, ...PUBLIC_SETTING_FIELDS] as const;
+type OptionalSettingField = (typeof OPTIONAL_SETTING_FIELDS)[number];
 
-/** `col = coalesce(value, col)` for each account-safety field: an absent one keeps its value. */
+/** `col = coalesce(value, col)` for each optional field: an absent one keeps its value. */
 function keepAbsent(v: SettingsUpdate): SQL {
   return sql.join(
-    SAFETY_SETTING_FIELDS.map((f) => sql`${sql.identifier(f)} = coalesce(${v[f] ?? null}, ${sql.identifier(f)})`),
+    OPTIONAL_SETTING_FIELDS.map((f) => sql`${sql.identifier(f)} = coalesce(${v[f] ?? null}, ${sql.identifier(f)})`),
     sql`, `,
   );
 }
@@ -28,7 +30,16 @@ export class SettingsRepo {
     return r;
   }
 
-  /** The account-safety fields the body left out keep their values. */
+  /** Only the public fields: what GET /api/settings/public answers to anyone. */
+  async getPublic(): Promise<PublicSettingsDto> {
+    const [r] = await rows<PublicSettingsDto>(
+      this.db,
+      sql`select terms_text, privacy_text, support_contact, telegram_url from settings where id = 1`,
+    );
+    return r;
+  }
+
+  /** The optional fields the body left out keep their values. */
   async update(v: SettingsUpdate): Promise<SettingDto> {
     const [r] = await rows<SettingDto>(
       this.db,

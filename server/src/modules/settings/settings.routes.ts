@@ -15,3 +15,15 @@ export function settingsRoutes(settings: SettingsService): Router {
   });
   return r;
 }
+
+/**
+ * GET /api/settings/public, readable without a token (issue 20): the texts of /terms,
+ * /privacy-policy and /reset-password, and the menu's Telegram link. Nothing else of the row.
+ */
+export function publicSettingsRoutes(settings: SettingsService): Router {
+  const r = Router();
+  r.get('/public', async (_req, res) => {
+    res.json(await settings.getPublic());
+  });
+  return r;
+}

@@ -12,6 +12,11 @@ export class SettingsService {
     return { setting: await this.repo.get() };
   }
 
+  /** The public pages' texts and the Telegram link: no sign-in needed, nothing else of the row. */
+  getPublic() {
+    return this.repo.getPublic();
+  }
+
   async update(input: SettingsInput) {
     return { setting: await this.repo.update(input), msg: 'Pengaturan berhasil disimpan.' };
   }

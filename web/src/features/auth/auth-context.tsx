@@ -3,6 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useMemo, useSta
 import { useNavigate } from 'react-router';
 import { ApiCallError, authApi, errorText } from '../../api/client';
 import { clearSession, getStoredUser, getToken, storeSession, storeToken, storeUser } from '../../lib/cookies';
+import { authFailureText, signUpFieldErrors } from './auth-errors';
 
 interface AuthState {
   user: UserDto | null;
@@ -57,7 +58,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         finish(res.token, res.user);
         return true;
       } catch (err) {
-        setError(errorText(err, 'Internal server error'));
+        setError(authFailureText(err));
         return false;
       } finally {
         setLoading(false);
@@ -80,10 +81,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         finish(res.token, res.user);
         return true;
       } catch (err) {
-        if (err instanceof ApiCallError) {
-          setError(err.message);
-          setFieldErrors(err.errors);
-        } else setError('Internal server error');
+        // a refusal that names a field shows under that field only, never also in the banner
+        const fields = signUpFieldErrors(err);
+        if (fields) setFieldErrors(fields);
+        else setError(authFailureText(err));
         return false;
       } finally {
         setLoading(false);

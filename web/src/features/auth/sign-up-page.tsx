@@ -6,10 +6,11 @@ import { Button } from '../../components/button';
 import { FormField } from '../../components/form-field';
 import { getToken } from '../../lib/cookies';
 import { useAuth } from './auth-context';
+import type { SignUpField } from './auth-errors';
 import { AuthLayout } from './auth-layout';
 import { PasswordToggle } from './password-toggle';
 
-type Field = 'firstName' | 'lastName' | 'email' | 'password' | 'password2' | 'referral_code';
+type Field = SignUpField;
 
 function initialReferral(param: string | null): string {
   if (param) return param;
@@ -67,7 +68,8 @@ export function SignUpPage() {
   };
 
   const err = (f: Field) => errors[f] ?? auth.fieldErrors[f] ?? null;
-  const serverFieldErrors = Object.keys(auth.fieldErrors).length > 0;
+  // the server's refusal of the terms shows where the form's own terms message does
+  const terms = termsError ?? auth.fieldErrors.agreeToTerms ?? null;
   const required = (text: string) => (
     <>
       {text} <span className="text-red-500">*</span>
@@ -81,8 +83,8 @@ export function SignUpPage() {
         <p className="text-sm text-gray-500 dark:text-gray-400">Enter your details to create your account!</p>
       </div>
       <form onSubmit={submit} noValidate className="space-y-5">
-        {termsError && <Alert tone="error">{termsError}</Alert>}
-        {auth.error && !serverFieldErrors && !termsError && <Alert tone="error">{auth.error}</Alert>}
+        {terms && <Alert tone="error">{terms}</Alert>}
+        {auth.error && !terms && <Alert tone="error">{auth.error}</Alert>}
         <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
           <FormField
             label={required('First Name')}
@@ -150,6 +152,7 @@ export function SignUpPage() {
             onChange={(e) => {
               setAgree(e.target.checked);
               setTermsError(null);
+              auth.clearFieldError('agreeToTerms');
             }}
             className="mt-0.5 h-4 w-4 rounded border-gray-300 accent-brand-500"
           />

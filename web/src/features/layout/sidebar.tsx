@@ -1,6 +1,7 @@
-import { type MenuItem, menuFor, type Role } from '@wa/shared';
+import { type MenuItem, menuFor, type Role, TELEGRAM_URL } from '@wa/shared';
 import { ChevronDown, MessageCircle } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { usePublicSettings } from '../settings/public-settings';
 import { MENU_ICONS } from './menu-icons';
 import { useSidebar } from './sidebar-context';
 
@@ -9,8 +10,20 @@ function isActive(item: MenuItem, pathname: string): boolean {
   return pathname === item.path || pathname.startsWith(`${item.path}/`);
 }
 
+/**
+ * The menu's Telegram item links where settings' `telegram_url` says (issue 20); it is hidden
+ * while that is empty or not read yet. TELEGRAM_URL only marks the item in the shared menu.
+ */
+function withTelegram(items: MenuItem[], telegramUrl: string | null): MenuItem[] {
+  return items.flatMap((item) => {
+    if (item.path !== TELEGRAM_URL) return [item];
+    return telegramUrl ? [{ ...item, path: telegramUrl }] : [];
+  });
+}
+
 /** The role's menu (§2): 290 px expanded, 90 px collapsed, expands on hover, a drawer on small screens. */
 export function Sidebar({ role }: { role: Role }) {
+  const { settings } = usePublicSettings();
   const { isExpanded, isMobileOpen, isHovered, setHovered, openSubmenu, toggleSubmenu, closeMobile } = useSidebar();
   const { pathname } = useLocation();
   const wide = isExpanded || isHovered || isMobileOpen;
@@ -108,7 +121,9 @@ export function Sidebar({ role }: { role: Role }) {
         <h2 className={`mb-4 text-xs text-gray-400 uppercase ${wide ? '' : 'lg:text-center'}`}>
           {wide ? 'Menu' : '•••'}
         </h2>
-        <ul className="mb-6 flex flex-col gap-2">{menuFor(role).map(renderItem)}</ul>
+        <ul className="mb-6 flex flex-col gap-2">
+          {withTelegram(menuFor(role), settings?.telegram_url ?? null).map(renderItem)}
+        </ul>
       </nav>
     </aside>
   );

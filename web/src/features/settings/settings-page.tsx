@@ -65,6 +65,29 @@ export function SettingsPage() {
     />
   );
   const num = (k: keyof SettingDto, label: string, hint?: string) => field(k, label, hint, 'numeric');
+  const area = (k: keyof SettingDto, label: string, hint: string, rows = 6) => (
+    <div>
+      <label htmlFor={k} className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">
+        {label}
+      </label>
+      <textarea
+        id={k}
+        name={k}
+        rows={rows}
+        className={`${inputClass} h-auto`}
+        value={form[k]}
+        onChange={(e) => edit(k, e.target.value)}
+        aria-invalid={errors[k] ? true : undefined}
+      />
+      {errors[k] ? (
+        <p className="mt-1.5 text-xs text-red-500" data-field-error={k}>
+          {errors[k]}
+        </p>
+      ) : (
+        <p className="mt-1.5 text-xs text-gray-500 dark:text-gray-400">{hint}</p>
+      )}
+    </div>
+  );
 
   return (
     <>
@@ -173,6 +196,17 @@ export function SettingsPage() {
                 'Bila fee dibayar saat terkirim: pesan yang belum sampai setelah sekian jam tidak dibayar (1 sampai 720)',
               )}
             </div>
+          </fieldset>
+          <fieldset className="space-y-4 border-t border-gray-200 pt-4 dark:border-gray-800">
+            <legend className="pt-4 text-base font-semibold text-gray-800 dark:text-white/90">Halaman Publik</legend>
+            <p className="text-sm text-gray-500 dark:text-gray-400">
+              Teks yang bisa dibaca tanpa login: syarat dan ketentuan, kebijakan privasi, kontak admin untuk lupa
+              password, dan tautan Telegram di menu member.
+            </p>
+            {area('terms_text', 'Syarat dan Ketentuan', 'Tampil di /terms apa adanya (teks biasa, tanpa HTML)')}
+            {area('privacy_text', 'Kebijakan Privasi', 'Tampil di /privacy-policy apa adanya (teks biasa, tanpa HTML)')}
+            {area('support_contact', 'Kontak Admin', 'Tampil di /reset-password: cara menghubungi admin', 2)}
+            {field('telegram_url', 'Tautan Telegram', 'Alamat https://; kosongkan untuk menyembunyikan menu Telegram')}
           </fieldset>
           <SaveButton saving={submit.saving} />
         </form>

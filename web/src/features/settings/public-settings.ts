@@ -1,0 +1,28 @@
+import type { PublicSettingsDto } from '@wa/shared';
+import { useEffect, useState } from 'react';
+import { call, errorText } from '../../api/client';
+
+/** GET /api/settings/public: no token needed, so the public pages can read it too. */
+export const publicSettingsApi = {
+  get: () => call<PublicSettingsDto>('/settings/public', { auth: false, fallback: 'Error fetching settings' }),
+};
+
+/**
+ * The texts an admin edits in Pengaturan for the public pages, and the menu's Telegram link:
+ * `settings` is null until they arrive, `error` says why they did not.
+ */
+export function usePublicSettings(): { settings: PublicSettingsDto | null; error: string | null } {
+  const [settings, setSettings] = useState<PublicSettingsDto | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    publicSettingsApi
+      .get()
+      .then((s) => live && setSettings(s))
+      .catch((err) => live && setError(errorText(err, 'Internal server error')));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { settings, error };
+}
