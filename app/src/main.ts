@@ -9,7 +9,7 @@ import { createInfra } from '@wa/core/jobs/index';
 import { createLogger } from '@wa/core/logger';
 import type { Webhooks } from '@wa/core/webhooks/webhooks';
 import { createApp } from '@wa/server/app';
-import { ensureAdmin, ensureDev, ensureSettings } from '@wa/server/bootstrap';
+import { bootstrapInstallation } from '@wa/server/bootstrap';
 import { UsersRepo } from '@wa/server/modules/users/users.repo';
 import { attachHub } from '@wa/server/realtime/hub';
 import type { Registry } from 'prom-client';
@@ -26,21 +26,18 @@ async function main() {
     log,
   );
   log.info({ database: database.kind }, 'database ready (migrations applied)');
-  await ensureSettings(database.db);
-  const admin = await ensureAdmin(database.db, config.adminEmail, config.adminPassword);
-  if (admin.created && admin.generated) {
-    // printed once, on the start that creates the admin
-    console.log(
-      `\n  First start: an admin account was created.\n    email:    ${admin.email}\n    password: ${admin.password}\n  Keep this password; it is not shown again.\n`,
-    );
-  } else if (admin.created) {
-    log.info({ email: admin.email }, 'admin account created from ADMIN_EMAIL');
-  } else if (admin.reason) {
-    log.warn(admin.reason);
-  }
-  const dev = await ensureDev(database.db, config.devEmail, config.devPassword);
-  if (dev.created) log.info({ email: dev.email }, 'dev account created from DEV_EMAIL');
-  else if (dev.reason) log.warn(dev.reason);
+  // the first start's banner goes to stderr: stdout stays JSON log lines, and the password stays out of them
+  await bootstrapInstallation(
+    database.db,
+    {
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+      devEmail: config.devEmail,
+      devPassword: config.devPassword,
+      url: `http://localhost:${config.port}`,
+    },
+    { log, print: (text) => process.stderr.write(text) },
+  );
   // once per DATA_DIR: uploads an earlier version kept on this host's disk go into the database, where
   // workers on other hosts read them; until then (and after) this host reads them from the disk
   void copyLegacyUploads(new DbFileStore(database.db), config.dataDir, log).catch((err) =>

@@ -76,6 +76,7 @@ describe('the policy table against §6', () => {
     expect(who('counters.read', theirs)).toEqual(['dev', 'admin']);
     expect(who('bonus.read', theirs)).toEqual(['dev', 'admin']);
     expect(who('referral.read', theirs)).toEqual(['dev', 'admin']);
+    expect(who('first-run.read')).toEqual(['dev', 'admin']);
   });
 
   it('withdraw: member and dev request for themselves, the handlers read all, only admin decides and sees bank details', () => {

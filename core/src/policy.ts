@@ -40,6 +40,8 @@ export const POLICY = {
   // money (§2 Dashboard, Bonus, Withdraw)
   /** the dashboard counters; staff's dashboard is the withdrawal list, so staff reads none */
   'counters.read': { any: ADMIN_DEV, own: ['member'] },
+  /** the first-run checklist (issue 20): the installation's figures, for whoever sets it up */
+  'first-run.read': { any: ADMIN_DEV },
   /** the report and the message log (issue 11): staff read everybody's, a member their own */
   'report.read': { any: ['admin', 'dev', 'staff'], own: ['member'] },
   'bonus.read': { any: ADMIN_DEV, own: ['member'] },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@wa/core/db/client';
 import { settings } from '@wa/core/db/schema/index';
+import type { Logger } from '@wa/core/logger';
 import { DEFAULT_SETTINGS } from '@wa/shared';
 import { hashPassword } from './modules/users/passwords';
 import { UsersRepo } from './modules/users/users.repo';
@@ -70,4 +71,89 @@ export function ensureAdmin(db: Db, email: string | null, password: string | nul
 export async function ensureDev(db: Db, email: string | null, password: string | null): Promise<AdminBootstrap> {
   if (!email || !password) return { created: false };
   return ensureRole(db, 'dev', email, password);
+}
+
+/** Where a start tells its operator: `print` takes the banner (a person's), `log` the JSON lines. */
+export interface StartNotice {
+  log: Pick<Logger, 'info' | 'warn'>;
+  print(text: string): void;
+}
+
+export interface BootstrapOptions {
+  adminEmail: string | null;
+  adminPassword: string | null;
+  devEmail: string | null;
+  devPassword: string | null;
+  /** where the dashboard is opened, as the banner shows it */
+  url: string;
+}
+
+/**
+ * What every start does before it serves (docs/ARCHITECTURE.md §1): the settings row, the first
+ * admin and the first dev. On the start that creates the admin it prints the first-start banner
+ * (issue 20) and logs one line without the password: a generated password is shown once, there.
+ */
+export async function bootstrapInstallation(
+  db: Db,
+  opts: BootstrapOptions,
+  notice: StartNotice,
+): Promise<{ admin: AdminBootstrap; dev: AdminBootstrap }> {
+  await ensureSettings(db);
+  const admin = await ensureAdmin(db, opts.adminEmail, opts.adminPassword);
+  if (!admin.created && admin.reason) notice.log.warn(admin.reason);
+  const dev = await ensureDev(db, opts.devEmail, opts.devPassword);
+  if (!dev.created && dev.reason) notice.log.warn(dev.reason);
+  const devEmail = dev.created ? dev.email : null;
+  const devExists = dev.created || (await new UsersRepo(db).countRole('dev')) > 0;
+  if (admin.created) {
+    // printed before anything can fail (a port in use): a generated password lost here is lost for good
+    notice.print(firstStartBanner({ admin, devEmail, devExists, url: opts.url }));
+    notice.log.info(
+      { email: admin.email, generated_password: admin.generated, url: opts.url },
+      'first start: admin account created',
+    );
+  }
+  if (dev.created) notice.log.info({ email: dev.email }, 'dev account created from DEV_EMAIL');
+  else if (!devExists && !admin.created) {
+    notice.log.info(
+      'no dev account: blasts are started by members or a dev; set DEV_EMAIL and DEV_PASSWORD and restart to create one',
+    );
+  }
+  return { admin, dev };
+}
+
+/**
+ * The boxed block of the first start: how to sign in, where, and who starts blasts (an admin
+ * cannot: members their own accounts, a dev any), with how to get a dev when there is none.
+ */
+export function firstStartBanner(o: {
+  admin: Extract<AdminBootstrap, { created: true }>;
+  devEmail: string | null;
+  devExists: boolean;
+  url: string;
+}): string {
+  const lines = [
+    'WA Blaster: first start',
+    '',
+    `Open ${o.url} and sign in as the admin:`,
+    `  e-mail    ${o.admin.email}`,
+    o.admin.generated
+      ? `  password  ${o.admin.password}   (shown this once: keep it)`
+      : '  password  the one in ADMIN_PASSWORD',
+    '',
+    'Blasts are started by members (on their own accounts) or by a dev (on any);',
+    'an admin connects accounts, imports targets and writes templates.',
+    ...(o.devEmail
+      ? [`A dev was created from DEV_EMAIL: ${o.devEmail} (password: DEV_PASSWORD).`]
+      : o.devExists
+        ? ['A dev account exists.']
+        : [
+            'There is no dev yet. To add one, stop and start again with DEV_EMAIL and',
+            'DEV_PASSWORD set (a start with no dev creates it); only a dev grants dev.',
+          ]),
+    'The dashboard lists the first steps. To look around first: npm run demo.',
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = '─'.repeat(width + 2);
+  return `\n┌${bar}┐\n${lines.map((l) => `│ ${l.padEnd(width)} │`).join('\n')}\n└${bar}┘\n\n`;
 }

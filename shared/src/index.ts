@@ -5,6 +5,7 @@ export * from './contract/auth';
 export * from './contract/bonus';
 export * from './contract/common';
 export * from './contract/counters';
+export * from './contract/first-run';
 export * from './contract/health';
 export * from './contract/levels';
 export * from './contract/monitor';

@@ -3,6 +3,7 @@ import {
   type BalanceResponse,
   type ChartsResponse,
   type CounterUser,
+  type FirstRunDto,
   type IncomeResponse,
   type MessageLogCount,
   type PhoneBlastCount,
@@ -40,6 +41,8 @@ export const dashboardApi = {
   proxyCount: () => call<ProxyUseCount>('/admin/proxy/count-use', { fallback: 'Error get Proxy count' }),
   /** the dashboards' charts (issue 11): a member's own, everybody's for admin and dev */
   charts: () => call<ChartsResponse>('/admin/report/charts', { fallback: 'Error fetching charts' }),
+  /** the first-run checklist's figures (issue 20; admin and dev) */
+  firstRun: () => call<FirstRunDto>('/admin/first-run', { fallback: 'Error fetching the first steps' }),
   phoneCount: () =>
     call<PhoneBlastCount>('/admin/phonenumber/count-blast', { fallback: 'Error fetching Phone Number count' }),
 };

@@ -1,4 +1,4 @@
-import { formatRupiah, type UserDto } from '@wa/shared';
+import { formatRupiah, type LiveMessage, type UserDto } from '@wa/shared';
 import {
   CalendarCheck,
   ChartColumn,
@@ -23,8 +23,10 @@ import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { StatCard, StatSplit } from '../../components/stat-card';
 import { useAuth } from '../auth/auth-context';
 import { DashboardCharts } from './dashboard-charts';
+import { FirstRunChecklist } from './first-run-checklist';
 import { type Charts, useCharts } from './use-charts';
 import { type Dashboard, useDashboard } from './use-dashboard';
+import { useFirstRun } from './use-first-run';
 
 /** A count in the id-ID style (1.234), or null while unknown. */
 const count = (n: number | undefined) => (n === undefined ? null : n.toLocaleString('id-ID'));
@@ -50,13 +52,14 @@ function Errors({ errors }: { errors: string[] }) {
   );
 }
 
-/** The dashboard's figures and charts, refreshed after live events over one socket. */
-function useLiveDashboard(user: UserDto): Dashboard & { charts: Charts } {
+/** The dashboard's figures and charts (and what else `alsoOnLive` feeds), refreshed after live events over one socket. */
+function useLiveDashboard(user: UserDto, alsoOnLive?: (message: LiveMessage) => void): Dashboard & { charts: Charts } {
   const dashboard = useDashboard(user);
   const charts = useCharts();
   useLiveEvents((message) => {
     dashboard.onLive(message);
     charts.onLive(message);
+    alsoOnLive?.(message);
   });
   return { ...dashboard, charts };
 }
@@ -163,9 +166,10 @@ function MemberDashboard({ user }: { user: UserDto }) {
   );
 }
 
-/** 'Dashboard Admin' (admin and dev): the service's figures over every member. */
+/** 'Dashboard Admin' (admin and dev): the first-run checklist until it is done, and the service's figures over every member. */
 function AdminDashboard({ user }: { user: UserDto }) {
-  const { values, errors, charts } = useLiveDashboard(user);
+  const firstRun = useFirstRun();
+  const { values, errors, charts } = useLiveDashboard(user, firstRun.onLive);
   const split = (v: { success: number; fail: number } | undefined) => [
     { label: 'Berhasil', value: count(v?.success), tone: 'success' as const },
     { label: 'Gagal', value: count(v?.fail), tone: 'error' as const },
@@ -174,6 +178,7 @@ function AdminDashboard({ user }: { user: UserDto }) {
     <>
       <PageBreadcrumb title="Dashboard Admin" />
       <div className="space-y-4 md:space-y-6">
+        <FirstRunChecklist data={firstRun.data} role={user.role} />
         <Errors errors={errors} />
         <StatGrid
           wide

@@ -1,0 +1,35 @@
+import { type Db, rows } from '@wa/core/db/client';
+import { sql } from 'drizzle-orm';
+
+/** The installation's figures the first-run checklist ticks on. */
+export interface FirstRunCounts {
+  accounts: number;
+  targets: number;
+  templates: number;
+  messages: number;
+}
+
+/** SQL for the first-run checklist; nothing else. */
+export class FirstRunRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * One round trip. Blast messages are summed from the day rows (what Total Blast reads), not
+   * counted from the message log, which grows without bound.
+   */
+  async counts(): Promise<FirstRunCounts> {
+    const [r] = await rows<Record<keyof FirstRunCounts, string | number>>(
+      this.db,
+      sql`select (select count(*) from whatsapp_accounts) as accounts,
+                 (select count(*) from phone_numbers) as targets,
+                 (select count(*) from message_templates where status = 'active') as templates,
+                 (select coalesce(sum(sent), 0) from account_daily) as messages`,
+    );
+    return {
+      accounts: Number(r?.accounts ?? 0),
+      targets: Number(r?.targets ?? 0),
+      templates: Number(r?.templates ?? 0),
+      messages: Number(r?.messages ?? 0),
+    };
+  }
+}
