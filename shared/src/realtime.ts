@@ -1,4 +1,4 @@
-import type { Role, WhatsappState } from './constants';
+import type { Role, RunStatus, WhatsappState } from './constants';
 import { everyKey } from './keys';
 
 /**
@@ -22,8 +22,42 @@ export function channelsFor(userId: number, role: Role): string[] {
 // Type aliases, not interfaces: a typed payload must stay assignable to the untyped view
 // (`Record<string, unknown>`) that LiveMessage keeps for the web's parsers.
 
-/** Names the WhatsApp account (its device id, `clientid`) an account event is about. */
-export type DeviceRef = { deviceId: string };
+/** The account an account event is about, as the realtime monitor names it (§3 Realtime monitor message). */
+export type LiveSender = {
+  /** the account's id; null while its login is not saved yet */
+  id: number | null;
+  user_id: number;
+  clientid: string;
+  state: WhatsappState | null;
+  status: RunStatus;
+};
+
+/**
+ * What an account event carries besides its own fields (§3 Realtime monitor message), for the dev's
+ * /monitor/realtime: when it happened, the account's state, run status and number, the account
+ * itself (`sender`) and, on the connection's events, how many times its session was reconnected so
+ * far. The engine fills them in on every account event it sends (`monitorFields` in
+ * workers/src/engine/live-session.ts); an event's own `state` or `status` is the one shown.
+ */
+export type MonitorFields = {
+  /** when it happened (ISO) */
+  date: string;
+  state: WhatsappState | null;
+  status: RunStatus;
+  /** the account's own number, once known */
+  number: string | null;
+  sender: LiveSender;
+  /** the session's reconnect attempts so far (rebuilds in place, restores by a sweep): 'reconnect N times' */
+  reconnectTime?: number;
+  /** seconds until the next message (waiting) */
+  waitTime?: number;
+};
+
+/**
+ * Names the WhatsApp account (its device id, `clientid`) an account event is about, with the
+ * realtime monitor's fields (optional in the type: a sender outside the engine may leave them out).
+ */
+export type DeviceRef = { deviceId: string } & Partial<MonitorFields>;
 
 /** Names the generator or validator a tool event is about, and the account that runs it. */
 export type ToolRef = { deviceId: string; generatorId: number } | { deviceId: string; validatorId: number };
@@ -63,8 +97,24 @@ export type AccountCount = DeviceRef & {
 /** A tool's check counted: `value` is the tool's new count. */
 export type ToolCount = ToolRef & { value: number; progress: number };
 
-/** A blast that ended by itself: through the targets (`finished`) or refused (`error_blast`). */
-export type BlastEnd = DeviceRef & { state: WhatsappState; status: 'idle'; message: string };
+/**
+ * Why a blast run ended, in its `finished`/`error_blast` event and its `blast.finished` webhook:
+ * through its targets, stopped (API), an error (refused, the session went down), paused by ban
+ * signals, suspended (WhatsApp or rule #1), the daily cap reached, or the send window closed.
+ */
+export const BLAST_END_REASONS = [
+  'finished',
+  'stopped',
+  'error',
+  'paused',
+  'suspended',
+  'daily_cap',
+  'send_window',
+] as const;
+export type BlastEndReason = (typeof BLAST_END_REASONS)[number];
+
+/** A blast that ended by itself: through the targets or its daily cap (`finished`), or refused (`error_blast`). */
+export type BlastEnd = DeviceRef & { state: WhatsappState; status: 'idle'; message: string; reason: BlastEndReason };
 
 /** A tool's run that ended; `state` is 'finished' or the error that ended it. */
 export type ToolEnd = ToolRef & { state: string; status: 'idle'; progress?: 100 };
@@ -126,11 +176,16 @@ export interface LiveEventMap {
   reconnecting: DeviceRef & { state: 'reconnecting...' };
   /** a tool's check failed and is tried again: 'Fail, attempting (code)...' */
   attempting: ToolRef & { code: string; value: string; attempt: number };
-  /** the number being sent to (a blast names its target row, a one-off send its send) or checked */
+  /**
+   * The number being sent to or checked (`value`), with `target` and `progress` (§4 Live events):
+   * a blast's `target` is the target number's row and `progress` the percent of today's cap sent;
+   * a tool's `target` is how many numbers it checks in all and `progress` the percent checked; a
+   * one-off send names its send.
+   */
   progressing:
-    | (DeviceRef & { value: string; target: number })
+    | (DeviceRef & { value: string; target: number; progress: number })
     | (DeviceRef & { value: string; sendId: string })
-    | (ToolRef & { value: string; progress: number });
+    | (ToolRef & { value: string; target: number; progress: number });
   /** seconds until the next message or check, after `value` */
   waiting: (DeviceRef | ToolRef) & {
     waitTime: number;

@@ -106,7 +106,7 @@ describe('a login whose connection fails answers promptly', () => {
     expect(qr.status).toBe(502);
     expect(qr.body).toEqual({ msg });
     expect(ms).toBeLessThan(PROMPT_MS);
-    expect(error).toEqual({ deviceId, message: msg });
+    expect(error).toMatchObject({ deviceId, message: msg });
     expect(await loginRow(deviceId)).toBe(0);
     expect(Object.keys(h.engine.host.states())).not.toContain(deviceId);
 
@@ -128,7 +128,7 @@ describe('a login whose connection fails answers promptly', () => {
       const { deviceId, qr, ms, error } = await failingLogin(member, proxy);
       expect({ status: qr.status, body: qr.body }, proxy).toEqual({ status: 502, body: { msg } });
       expect(ms).toBeLessThan(PROMPT_MS);
-      expect(error).toEqual({ deviceId, message: msg });
+      expect(error).toMatchObject({ deviceId, message: msg });
       expect(await loginRow(deviceId)).toBe(0);
     }
   });
@@ -154,7 +154,7 @@ describe('a login whose connection fails answers promptly', () => {
     expect(qr.status).toBe(502);
     expect(qr.body.msg).toMatch(/SOCKS proxies with a username or password are not supported/);
     expect(ms).toBeLessThan(PROMPT_MS);
-    expect(error).toEqual({ deviceId, message: qr.body.msg });
+    expect(error).toMatchObject({ deviceId, message: qr.body.msg });
     expect(await loginRow(deviceId)).toBe(0);
   });
 });

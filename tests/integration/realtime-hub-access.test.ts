@@ -79,7 +79,13 @@ describe('realtime hub: who receives what', () => {
 
   it('gives staff its own events but not client-admin events', async () => {
     const s = await connect(staff);
-    await publishToAdmins(bus, 'finished', { deviceId: 'd-1', state: 'connected', status: 'idle', message: 'done' });
+    await publishToAdmins(bus, 'finished', {
+      deviceId: 'd-1',
+      state: 'connected',
+      status: 'idle',
+      message: 'done',
+      reason: 'finished',
+    });
     await publishToUser(bus, staff.id, 'stop', { deviceId: 'd-6', status: 'idle' });
     const mark = await sentinel(s, staff.id);
     expect(s.messages()).toEqual([{ event: 'stop', payload: { deviceId: 'd-6', status: 'idle' } }, mark]);

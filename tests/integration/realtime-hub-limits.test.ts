@@ -76,7 +76,12 @@ describe('realtime hub: bus subscriptions and socket health', () => {
       await new Promise((r) => setTimeout(r, 1000)); // ten more heartbeats
       expect(healthy.socket.ws.readyState).toBe(WebSocket.OPEN);
       expect(quickHub.stats().sockets).toBe(1);
-      await publishToUser(bus, memberA.id, 'progressing', { deviceId: 'd-1', value: '6281200000001', target: 1 });
+      await publishToUser(bus, memberA.id, 'progressing', {
+        deviceId: 'd-1',
+        value: '6281200000001',
+        target: 1,
+        progress: 0,
+      });
       await until(() => healthy.socket.frames.length === 1, 'the healthy socket to receive');
     } finally {
       await quickHub.close();

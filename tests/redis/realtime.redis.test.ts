@@ -228,7 +228,13 @@ describe('realtime hub over Redis: two API replicas', () => {
     const ad = await connect(a, admin);
     const dv = await connect(b, dev);
     const st = await connect(b, staff);
-    const finished = { deviceId: 'd-4', state: 'connected', status: 'idle', message: 'done' } as const;
+    const finished = {
+      deviceId: 'd-4',
+      state: 'connected',
+      status: 'idle',
+      message: 'done',
+      reason: 'finished',
+    } as const;
     const clientInfo = {
       phonenumber: '6281200000001',
       pushname: 'Admin',

@@ -33,6 +33,10 @@ export interface ClaimedAccount {
   proxy: string | null;
   /** the engine its stored session belongs to (null: whatsapp-web.js, from before engines) */
   engine: 'wwebjs' | 'baileys' | null;
+  /** what the claim left it showing ('reconnecting...', or 'suspended'), its run status and number: its holder tells them */
+  state: WhatsappState | null;
+  status: RunStatus;
+  phonenumber: string | null;
 }
 
 /**
@@ -332,7 +336,7 @@ export class AccountsRepo {
           set worker_id = ${o.workerId}, lease_until = ${leaseUntil(o.leaseMs)}, state = ${shownState('reconnecting...')}
           from c
           where w.id = c.id
-          returning w.id, w.clientid, w.user_id, w.engine,
+          returning w.id, w.clientid, w.user_id, w.engine, w.state, w.status, w.phonenumber,
             (select p.value from proxies p where p.id = w.proxy_id) as proxy`,
     );
   }

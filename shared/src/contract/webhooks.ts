@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLAST_END_REASONS } from '../realtime';
 
 /**
  * Webhooks (issue 13): a user registers an HTTP endpoint for some event types and the server POSTs
@@ -185,7 +186,11 @@ export const WEBHOOK_EVENT_DATA = {
   }),
   'blast.finished': z.object({
     ...accountRef,
-    reason: z.enum(['finished', 'error', 'stopped', 'paused', 'suspended']),
+    reason: z
+      .enum(BLAST_END_REASONS)
+      .describe(
+        'why the run ended: through its targets, stopped, an error, paused (ban signals), suspended, daily_cap (the account reached its daily cap), send_window (the send window closed)',
+      ),
     message: z.string(),
   }),
   'message.sent': z.object({

@@ -14,7 +14,11 @@ import type { LocalFiles } from './local-files';
 import type { OutcomeBatcher } from './outcome-batcher';
 
 /** The account the loops run for, as its session knows it (`accountId` is set once it is saved). */
-export type LoopAccount = Pick<LiveSession, 'deviceId' | 'userId' | 'accountId' | 'session' | 'info'>;
+export type LoopAccount = Pick<
+  LiveSession,
+  'deviceId' | 'userId' | 'accountId' | 'session' | 'info' | 'state' | 'reconnects'
+> &
+  Partial<Pick<LiveSession, 'loops'>>;
 
 import { SendRunner } from './send';
 import { hasUnfinishedSend } from './send.repo';

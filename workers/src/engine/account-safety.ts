@@ -48,7 +48,8 @@ export class AccountSafety {
   async onRevoke(account: GuardedAccount, messageId: string): Promise<void> {
     const { db, accounts, log } = this.deps;
     if (!(await markRevoked(db, account.accountId, messageId))) return;
-    const was = await accounts.runSwitches(account.accountId);
+    // the guarded switch decides who tells a blast's end (one blast.finished per run; see pause)
+    const ended = await accounts.stopSending(account.accountId);
     const count = await accounts.suspendForRule1(account.accountId);
     if (count === null) return;
     log.warn({ deviceId: account.deviceId, messageId, suspended_count: count }, 'rule #1: a sent message was deleted');
@@ -56,9 +57,7 @@ export class AccountSafety {
     await account.emit('suspended', { deviceId: account.deviceId, suspended_count: count, state: 'suspended' });
     account.webhook('account.state', { state: 'suspended' });
     account.webhook('account.suspended', { kind: 'suspended', suspended_count: count, reason: RULE1_REASON });
-    if (was?.status === 'sending') {
-      account.webhook('blast.finished', { reason: 'suspended', message: RULE1_REASON });
-    }
+    if (ended) account.webhook('blast.finished', { reason: 'suspended', message: RULE1_REASON });
   }
 
   /** A message to the account: logged, and a stop keyword or stop button opts its sender out. */
@@ -92,7 +91,10 @@ export class AccountSafety {
   async pause(account: GuardedAccount, reason: string): Promise<void> {
     const { db, accounts, log } = this.deps;
     const { pauseHours } = await safetySettings(db);
-    const was = await accounts.runSwitches(account.accountId);
+    // the blast ends through the guarded switch first: of this pause, another one (a ban heard while
+    // the blast's own send was refused), the loop's own end, a lost session and a stop, only the
+    // call that flips it tells the webhooks, so a run has one blast.finished
+    const ended = await accounts.stopSending(account.accountId);
     const row = await accounts.pause(account.accountId, pauseHours, reason);
     if (!row) return;
     log.warn({ deviceId: account.deviceId, reason, until: row.paused_until }, 'account paused');
@@ -104,6 +106,6 @@ export class AccountSafety {
       status: 'idle',
     });
     account.webhook('account.suspended', { kind: 'paused', paused_until: row.paused_until, reason: row.pause_reason });
-    if (was?.status === 'sending') account.webhook('blast.finished', { reason: 'paused', message: reason });
+    if (ended) account.webhook('blast.finished', { reason: 'paused', message: reason });
   }
 }

@@ -7,6 +7,7 @@ import { msUntilWindow } from '@wa/core/local-time';
 import type { Logger } from '@wa/core/logger';
 import {
   BLAST_TEXTS,
+  type BlastEndReason,
   expandSpintax,
   type LiveEvent,
   type LiveEventMap,
@@ -213,7 +214,7 @@ export class BlastRunner extends LoopRunner {
         'a sent message could not be recorded; its next holder logs it unknown',
       );
     }
-    await this.finish('error_blast', BLAST_TEXTS.failed(message));
+    await this.finish('error_blast', BLAST_TEXTS.failed(message), 'error');
   }
 
   private async loop(): Promise<void> {
@@ -232,14 +233,16 @@ export class BlastRunner extends LoopRunner {
       // account safety: a scheduled blast waits for its time; the daily cap ends the blast for the
       // day; outside the send window the blast waits. The row says until when.
       const scheduled = plan.startAt ? plan.startAt.getTime() - Date.now() : 0;
-      if (scheduled <= 0 && plan.sentToday >= plan.dailyCap) return this.finish('finished', SAFETY_TEXTS.dailyCap);
+      if (scheduled <= 0 && plan.sentToday >= plan.dailyCap) {
+        return this.finish('finished', SAFETY_TEXTS.dailyCap, 'daily_cap');
+      }
       const wait = Math.max(scheduled, msUntilWindow(new Date(), plan.windowStart, plan.windowEnd, this.deps.timeZone));
       if (wait > 0) {
         await this.waitFor(wait);
         continue;
       }
       const template = leastUsed(current?.templates ?? []);
-      if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate);
+      if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate, 'error');
       // before the claim: a store that cannot be read fails the loop with nothing claimed
       const media = await this.mediaOf(template.media);
       // at full speed claims go fifty at a time (one commit for fifty); paced blasts claim one by one
@@ -249,10 +252,11 @@ export class BlastRunner extends LoopRunner {
         this.claims = await (this.deps.metrics?.timeClaim(ahead ? 'ahead' : 'one', claim) ?? claim());
       }
       const target = this.claims.shift();
-      if (!target) return this.finish('finished', BLAST_TEXTS.noTargets);
+      if (!target) return this.finish('finished', BLAST_TEXTS.noTargets, 'finished');
       while (this.emitting.length >= EMITS_AHEAD) await this.emitting.shift();
+      const progress = capProgress(plan.sentToday, plan.dailyCap);
       this.defer([
-        this.deps.emit('progressing', { deviceId, value: target.number, target: target.id }),
+        this.deps.emit('progressing', { deviceId, value: target.number, target: target.id, progress }),
         this.deps.emitAdmins('in_use', { deviceId, receiver: { id: target.id, in_use: 1 } }),
       ]);
 
@@ -272,7 +276,7 @@ export class BlastRunner extends LoopRunner {
         if (code === 'not_connected' || code === 'refused') {
           // nothing left this account: the number goes back for another sender, the blast ends
           await releaseTargets(db, accountId, [target]);
-          return this.finish('error_blast', message);
+          return this.finish('error_blast', message, 'error');
         }
         if (code === 'rate_limited' || code === 'restricted') {
           // WhatsApp refused it for this account: the number goes back, the account rests
@@ -434,13 +438,18 @@ export class BlastRunner extends LoopRunner {
     this.cached = null;
   }
 
-  private async finish(event: 'finished' | 'error_blast', message: string): Promise<void> {
+  /**
+   * Ends the run with `reason`. The guarded switch (stopSending) decides who tells it: only the call
+   * that flips the account from sending to idle sends `finished`/`error_blast` and the one
+   * `blast.finished` webhook; a stop, a pause, a suspension or a lost session that ended it first
+   * told it themselves.
+   */
+  private async finish(event: 'finished' | 'error_blast', message: string, reason: BlastEndReason): Promise<void> {
     const { deviceId, accountId } = this.account;
-    // only the call that ends it tells the browsers (the API's stop may have ended it already)
     if (!(await new AccountsRepo(this.deps.db).stopSending(accountId))) return;
     const state = await this.account.session.getState().catch((): DriverState => 'unknown');
-    await this.deps.emit(event, { deviceId, state, status: 'idle', message });
-    this.deps.webhook('blast.finished', { reason: event === 'finished' ? 'finished' : 'error', message });
+    await this.deps.emit(event, { deviceId, state, status: 'idle', message, reason });
+    this.deps.webhook('blast.finished', { reason, message });
   }
 
   /**
@@ -458,4 +467,10 @@ export class BlastRunner extends LoopRunner {
     }
     return { path: file, filename, mimetype: mimeOf(filename) };
   }
+}
+
+/** A blast's progress (§4 Live events, `progressing`): today's sends against today's cap, in percent with 2 decimals. */
+export function capProgress(sentToday: number, dailyCap: number): number {
+  if (dailyCap <= 0) return 100;
+  return Math.min(100, Math.floor((sentToday / dailyCap) * 10_000) / 100);
 }

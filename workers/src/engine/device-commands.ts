@@ -46,10 +46,13 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
   async adopt(reg, entry, { accountId }, reply) {
     if (!Number.isInteger(accountId)) return reply({ ok: false, error: 'accountId is required' });
     const { accounts, workerId, leaseMs } = reg.deps;
+    // the login was just saved as this account (new, or a re-login of an old one): its first state
+    const saved = entry.accountId !== accountId;
     entry.accountId = accountId;
     const state = await currentState(entry);
     entry.state = state;
     await accounts.adopt(accountId, workerId, leaseMs, state);
+    if (saved) hookFor(reg.deps.webhooks, entry, 'account.state', { state });
     return reply({ ok: true, data: { state, workerId } });
   },
 

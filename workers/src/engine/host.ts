@@ -9,6 +9,7 @@ import { defaultFileStore } from '@wa/core/files/legacy-uploads';
 import { OPEN_SESSION_JOB, type OpenSessionJob } from '@wa/core/jobs/names';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
+import { withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToAdmins, publishToUser } from '@wa/core/realtime/publish';
 import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import { sql } from 'drizzle-orm';
@@ -157,6 +158,11 @@ export class SessionHost {
     return Object.fromEntries(this.registry.sessions().map((l) => [l.deviceId, l.state]));
   }
 
+  /** Whether the account's blast loop runs here (a stop or an end may still be finishing it otherwise). */
+  blasting(deviceId: string): boolean {
+    return this.registry.get(deviceId)?.loops.blasting ?? false;
+  }
+
   private proxyTimer: NodeJS.Timeout | null = null;
 
   /**
@@ -254,6 +260,16 @@ export class SessionHost {
     if (!this.registry.stopped) {
       await this.registry.failedLogins.remember(this.registry.deps.bus, job.deviceId, job.userId, refusal);
     }
-    await publishToUser(this.registry.deps.bus, job.userId, 'error', { deviceId: job.deviceId, message });
+    const login = {
+      id: null,
+      userId: job.userId,
+      deviceId: job.deviceId,
+      state: null,
+      status: 'idle' as const,
+      number: null,
+      reconnects: 0,
+    };
+    const payload = withMonitor(login, 'error', { deviceId: job.deviceId, message });
+    await publishToUser(this.registry.deps.bus, job.userId, 'error', payload);
   }
 }

@@ -1,5 +1,6 @@
+import { withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
-import type { LiveSession } from './live-session';
+import { hookFor, type LiveSession } from './live-session';
 import { settleUndelivered } from './receipts.repo';
 import type { SessionRegistry } from './session-registry';
 
@@ -151,12 +152,11 @@ export class LeaseSweeper {
 
   /** The session held here is connected: its row and the lists say so again, and its loops go on. */
   private async sayConnected(l: LiveSession): Promise<void> {
-    const { bus, log } = this.reg.deps;
+    const { log } = this.reg.deps;
     await this.reg.setState(l, 'connected');
-    await publishToOwnerAndAdmins(bus, l.userId, 'connection.update', {
-      deviceId: l.deviceId,
-      state: 'connected',
-    }).catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
+    await this.reg
+      .emit(l, 'connection.update', { deviceId: l.deviceId, state: 'connected' })
+      .catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
     log.info({ deviceId: l.deviceId }, 'account held here said connected again');
     await l.loops.resume(() => this.reg.isCurrent(l));
   }
@@ -180,7 +180,7 @@ export class LeaseSweeper {
   }
 
   private async sweepOnce(): Promise<number> {
-    const { accounts, bus, log, workerId, leaseMs } = this.reg.deps;
+    const { accounts, bus, log, workerId, leaseMs, webhooks } = this.reg.deps;
     const claimed = await accounts.claimExpired({
       workerId,
       leaseMs,
@@ -200,11 +200,27 @@ export class LeaseSweeper {
           continue;
         }
         log.info({ deviceId: c.clientid }, 'restoring session');
-        await publishToOwnerAndAdmins(bus, c.user_id, 'reconnecting', {
+        // the restore is the session's first reconnect attempt here
+        const account = {
+          id: c.id,
+          userId: c.user_id,
           deviceId: c.clientid,
-          state: 'reconnecting...',
-        }).catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
-        await this.reg.start(c.clientid, c.user_id, c.id, null, c.proxy, false, c.engine);
+          state: c.state,
+          status: c.status,
+          number: c.phonenumber,
+          reconnects: 1,
+        };
+        const payload = { deviceId: c.clientid, state: 'reconnecting...' as const };
+        await publishToOwnerAndAdmins(
+          bus,
+          c.user_id,
+          'reconnecting',
+          withMonitor(account, 'reconnecting', payload),
+        ).catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
+        // the claim changed the account's state (its holder died, or POST reconnect found none)
+        const ref = { userId: c.user_id, accountId: c.id, deviceId: c.clientid, phone: c.phonenumber };
+        hookFor(webhooks, ref, 'account.state', { state: c.state ?? 'reconnecting...' });
+        await this.reg.start(c.clientid, c.user_id, c.id, null, c.proxy, false, c.engine, 1);
         this.restoring.delete(c.id);
         if (this.lostWhileRestoring.delete(c.id)) {
           log.warn({ deviceId: c.clientid }, 'lease lost while restoring; dropping the session here');

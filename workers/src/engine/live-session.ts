@@ -1,5 +1,6 @@
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceReply } from '@wa/core/realtime/device-commands';
+import { type MonitorAccount, withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToOwnerAndAdmins, publishToUser } from '@wa/core/realtime/publish';
 import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { LiveEvent, LiveEventMap, WebhookEvent, WebhookEventData } from '@wa/shared';
@@ -24,7 +25,10 @@ export interface LiveSession {
   qrWaiters: Array<(reply: DeviceReply<'qr'>) => void>;
   unsubscribe: () => Promise<void>;
   startedAt: number;
+  /** rebuilds of a broken client in a row (at most MAX_REBUILDS) */
   rebuilds: number;
+  /** reconnect attempts of the account's session on this holder so far (rebuilds, a sweep's restore): the monitor's reconnectTime */
+  reconnects: number;
   /** the engine the session runs on (a rebuild uses the same one) */
   engine: Engine | null;
   /** an unsaved login is dropped after this (ms epoch); see SessionRegistry.touch */
@@ -40,19 +44,41 @@ export interface LiveSession {
   loops: AccountLoops;
 }
 
+/** A held session as the realtime monitor sees it: its run status is whether its blast loop runs here. */
+export function monitorOf(
+  live: Pick<LiveSession, 'userId' | 'deviceId' | 'accountId' | 'state' | 'info' | 'reconnects'> & {
+    loops?: { readonly blasting: boolean };
+  },
+): MonitorAccount {
+  return {
+    id: live.accountId,
+    userId: live.userId,
+    deviceId: live.deviceId,
+    state: live.state,
+    status: live.loops?.blasting ? 'sending' : 'idle',
+    number: live.info?.phonenumber ?? null,
+    reconnects: live.reconnects,
+  };
+}
+
+/** What `emitFor` needs of a session: its owner, and what the monitor shows of it. */
+export type EmitSource = Parameters<typeof monitorOf>[0];
+
 /**
  * Publishes an event about a session to its owner and, unless `admins` is false, to client-admin
- * (a login's codes and its `authenticated` are for the owner's create page only).
+ * (a login's codes and its `authenticated` are for the owner's create page only), with the
+ * realtime monitor's fields.
  */
 export function emitFor<E extends LiveEvent>(
   bus: EventBus,
-  live: Pick<LiveSession, 'userId'>,
+  live: EmitSource,
   event: E,
   payload: LiveEventMap[E],
   admins = true,
 ): Promise<void> {
-  if (admins) return publishToOwnerAndAdmins(bus, live.userId, event, payload);
-  return publishToUser(bus, live.userId, event, payload);
+  const full = withMonitor(monitorOf(live), event, payload);
+  if (admins) return publishToOwnerAndAdmins(bus, live.userId, event, full);
+  return publishToUser(bus, live.userId, event, full);
 }
 
 /** What every account event's webhook data starts with. */
@@ -70,7 +96,7 @@ export type AccountEventData<E extends AccountWebhookEvent> = Omit<WebhookEventD
  */
 export function hookFor<E extends AccountWebhookEvent>(
   webhooks: WebhookEmitter,
-  live: Pick<LiveSession, 'userId' | 'accountId' | 'deviceId'> & { info?: ClientInfo | null },
+  live: Pick<LiveSession, 'userId' | 'accountId' | 'deviceId'> & { info?: ClientInfo | null; phone?: string | null },
   event: E,
   data: AccountEventData<E>,
 ): void {
@@ -79,7 +105,7 @@ export function hookFor<E extends AccountWebhookEvent>(
     user_id: live.userId,
     account_id: live.accountId,
     device_id: live.deviceId,
-    phone: live.info?.phonenumber ?? null,
+    phone: live.info?.phonenumber ?? live.phone ?? null,
   };
   webhooks.emit(event, live.userId, { ...ref, ...data } as WebhookEventData[E]);
 }

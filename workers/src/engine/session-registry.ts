@@ -106,6 +106,7 @@ export class SessionRegistry {
     proxyValue: string | null,
     counted = false,
     engine: Engine | null = null,
+    reconnects = 0,
   ): Promise<void> {
     const { driver, bus, log, pendingTtlMs } = this.deps;
     let entry: LiveSession | null = null;
@@ -132,6 +133,7 @@ export class SessionRegistry {
       unsubscribe: async () => {},
       startedAt: Date.now(),
       rebuilds: 0,
+      reconnects,
       engine,
       deadline: Date.now() + pendingTtlMs,
       codeShown: false,
@@ -208,6 +210,8 @@ export class SessionRegistry {
   async rebuild(entry: LiveSession, limit: number | null): Promise<void> {
     const { deviceId, userId, accountId, rebuilds, counted, engine } = entry;
     const was = entry.state;
+    // one more attempt: the monitor's 'reconnect N times', carried to the rebuilt session
+    entry.reconnects += 1;
     await this.setState(entry, 'reconnecting...');
     await this.emit(entry, 'reconnecting', { deviceId, state: 'reconnecting...' });
     if (was !== 'reconnecting...') hookFor(this.deps.webhooks, entry, 'account.state', { state: 'reconnecting...' });
@@ -215,7 +219,7 @@ export class SessionRegistry {
     await this.drop(deviceId, { keepStored: true, release: false, rebuild: again });
     if (!again) return;
     const proxy = accountId === null ? null : await this.deps.accounts.proxyOf(accountId);
-    await this.start(deviceId, userId, accountId, null, proxy, counted, engine);
+    await this.start(deviceId, userId, accountId, null, proxy, counted, engine, entry.reconnects);
     const next = this.live.get(deviceId);
     if (next && limit !== null) next.rebuilds = rebuilds + 1;
   }
@@ -232,12 +236,13 @@ export class SessionRegistry {
     if (accountId === null) return;
     const { accounts, db, webhooks } = this.deps;
     const down = state !== 'connected' && state !== 'reconnecting...';
-    // read first: applySessionState ends a running blast in the same statement as it records the state
-    const was = down ? await accounts.runSwitches(accountId) : null;
+    // a running blast ends through the guarded switch first: of this, the loop's own end, a pause
+    // and a stop, only the one that flips it tells the webhooks (one blast.finished per run)
+    const ended = down ? await accounts.stopSending(accountId) : null;
     await accounts.applySessionState(accountId, state);
     if (!down) return;
     await stopSends(db, accountId);
-    if (was?.status !== 'sending') return;
+    if (!ended) return;
     if (state === 'suspended') hookFor(webhooks, entry, 'blast.finished', { reason: 'suspended', message: SUSPENDED });
     else {
       const message = `${entry.info?.phonenumber ?? entry.deviceId} is ${state}`;

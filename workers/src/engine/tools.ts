@@ -51,7 +51,8 @@ interface ToolRow {
 
 /** The next number to check, or null when the tool is through. */
 interface NumberSource {
-  next(row: ToolRow): Promise<{ number: string; name: string; step: SQL; progress: number } | null>;
+  /** `target`: how many numbers the run checks in all; `progress`: the percent checked with this one */
+  next(row: ToolRow): Promise<{ number: string; name: string; step: SQL; target: number; progress: number } | null>;
 }
 type SQL = ReturnType<typeof sql>;
 
@@ -77,6 +78,7 @@ const rangeSource: NumberSource = {
       number: n.toString(),
       name: '',
       step: sql`current_number = ${n.toString()}`,
+      target: size,
       progress: Math.floor((done / size) * 10_000) / 100,
     };
   },
@@ -116,6 +118,7 @@ function fileSource(files: LocalFiles): NumberSource {
       return {
         ...item,
         step: sql`position = ${position + 1}`,
+        target: numbers.length,
         progress: Math.floor(((position + 1) / total) * 10_000) / 100,
       };
     },
@@ -202,7 +205,12 @@ export class ToolRunner extends LoopRunner {
       }
       const next = await this.source.next(row);
       if (!next) return this.finish(row.user_id, 'finished', 'finished');
-      await this.deps.emit(row.user_id, 'progressing', { ...this.ref(), value: next.number, progress: next.progress });
+      await this.deps.emit(row.user_id, 'progressing', {
+        ...this.ref(),
+        value: next.number,
+        target: next.target,
+        progress: next.progress,
+      });
       // account safety: a number checked lately is not asked again, and each account has a daily budget
       const { budget, cacheDays } = await checkSettings(db);
       let registered: boolean | null = await cachedCheck(db, next.number, cacheDays);

@@ -6,6 +6,7 @@ import type { JobQueue } from '@wa/core/jobs/queue';
 import { assertCan, can } from '@wa/core/policy';
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceCommandMap, DeviceOp, DeviceReply } from '@wa/core/realtime/device-commands';
+import { monitorAccount, withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { type CallOptions, callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import {
@@ -273,10 +274,13 @@ export class WhatsappLogins {
       { timeoutMs: HOLDER_TIMEOUT_MS },
     ).catch(() => null);
     const saved = (await this.repo.byId(acc.id)) ?? acc;
-    await publishToOwnerAndAdmins(this.bus, saved.userId, 'connection.update', {
-      deviceId: saved.clientid,
-      state: saved.state,
-    });
+    const update = { deviceId: saved.clientid, state: saved.state };
+    await publishToOwnerAndAdmins(
+      this.bus,
+      saved.userId,
+      'connection.update',
+      withMonitor(monitorAccount(saved), 'connection.update', update),
+    );
     return { whatsapp: adopted ? saved : { ...saved } };
   }
 }

@@ -4,6 +4,7 @@ import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import { type Ability, assertCan, canForAnyone } from '@wa/core/policy';
 import type { EventBus } from '@wa/core/realtime/bus';
+import { monitorAccount, withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import { NO_WEBHOOKS, type WebhookEmitter } from '@wa/core/webhooks/webhooks';
@@ -91,8 +92,9 @@ export class WhatsappService {
     return acc;
   }
 
-  private broadcast<E extends LiveEvent>(userId: number, event: E, payload: LiveEventMap[E]): Promise<void> {
-    return publishToOwnerAndAdmins(this.bus, userId, event, payload);
+  /** Tells the account's owner and the admins, with the realtime monitor's fields (§3). */
+  private broadcast<E extends LiveEvent>(acc: WhatsappDto, event: E, payload: LiveEventMap[E]): Promise<void> {
+    return publishToOwnerAndAdmins(this.bus, acc.userId, event, withMonitor(monitorAccount(acc), event, payload));
   }
 
   async listForUser(actor: Actor, userId: number, synced: boolean): Promise<{ list: WhatsappDto[] }> {
@@ -131,7 +133,7 @@ export class WhatsappService {
     await this.account(actor, 'account.edit', id);
     const acc = await this.accounts.resetCounts(id);
     if (!acc) throw notFound('WhatsApp account not found.');
-    await this.broadcast(acc.userId, 'reset', {
+    await this.broadcast(acc, 'reset', {
       deviceId: acc.clientid,
       state: acc.state,
       count_success: 0,
@@ -168,8 +170,8 @@ export class WhatsappService {
     if (status === 'sending' && before.status !== 'sending') {
       this.webhooks.emit('blast.started', acc.userId, { ...WhatsappService.ref(acc), start_at: null });
     }
-    if (status === 'sending') await this.broadcast(acc.userId, 'sending', { deviceId: acc.clientid, status });
-    else await this.broadcast(acc.userId, 'idle', { deviceId: acc.clientid, status });
+    if (status === 'sending') await this.broadcast(acc, 'sending', { deviceId: acc.clientid, status });
+    else await this.broadcast(acc, 'idle', { deviceId: acc.clientid, status });
     return { data: acc };
   }
 
@@ -195,7 +197,7 @@ export class WhatsappService {
     const updated = (await this.repo.byId(id)) ?? acc;
     // a holder that answered told the webhooks itself; with none, the suspension lifted leaves it disconnected
     if (!answered) this.webhooks.emit('account.state', acc.userId, { ...WhatsappService.ref(updated), state });
-    await this.broadcast(acc.userId, 'connection.update', {
+    await this.broadcast(acc, 'connection.update', {
       deviceId: acc.clientid,
       state,
       suspended_count: acc.suspended_count,
@@ -210,7 +212,7 @@ export class WhatsappService {
     if (!acc) throw notFound('WhatsApp account not found.');
     if (!acc.paused_until) throw badRequest('This account is not paused.');
     const data = (await this.accounts.liftPause(id)) ?? acc;
-    await this.broadcast(acc.userId, 'paused', {
+    await this.broadcast(acc, 'paused', {
       deviceId: acc.clientid,
       paused_until: null,
       pause_reason: null,
@@ -229,7 +231,7 @@ export class WhatsappService {
       // nobody holds it: free its lease so a worker's sweep restores it now
       await this.accounts.expireLease(id);
     }
-    await this.broadcast(acc.userId, 'reconnecting', { deviceId: acc.clientid, state: 'reconnecting...' });
+    await this.broadcast(acc, 'reconnecting', { deviceId: acc.clientid, state: 'reconnecting...' });
     return { data: acc };
   }
 
@@ -297,7 +299,7 @@ export class WhatsappService {
     await callDevice(this.bus, acc.clientid, 'blast', { action: 'stop', privileged: true }, { timeoutMs: 2000 }).catch(
       () => {},
     );
-    await this.broadcast(acc.userId, 'stop', { deviceId: acc.clientid, status: 'idle' });
+    await this.broadcast(acc, 'stop', { deviceId: acc.clientid, status: 'idle' });
     return { msg: BLAST_TEXTS.stopped, data: stopped };
   }
 

@@ -1,6 +1,6 @@
 import type { LiveMessage } from '@wa/shared';
 import { describe, expect, it } from 'vitest';
-import { formatLineDate, lineOf } from './realtime-line';
+import { formatLineDate, lineOf, lineParts } from './realtime-line';
 
 const ID = 'id-1700000000000-7';
 const at = new Date(2025, 0, 2, 3, 4, 5);
@@ -55,6 +55,38 @@ describe('lineOf', () => {
       at,
     );
     expect(line).toMatchObject({ state: 'connected', waitTime: 3, number: '62851234567', tone: null });
+  });
+});
+
+describe('lineParts', () => {
+  it('says how many times the session was reconnected, and the wait in seconds (§2 Monitor)', () => {
+    // a rebuild's event as the engine sends it: the monitor's fields beside its own
+    const reconnecting: LiveMessage = {
+      event: 'reconnecting',
+      payload: {
+        date: '2025-01-02T03:04:05.000Z',
+        deviceId: ID,
+        state: 'reconnecting...',
+        status: 'idle',
+        number: '6281200000001',
+        reconnectTime: 2,
+        sender: { id: 4, user_id: 2, clientid: ID, state: 'reconnecting...', status: 'idle' },
+      },
+    };
+    const line = lineOf(reconnecting, ID, at);
+    expect(line && lineParts(line)).toEqual([
+      'state: reconnecting...',
+      'status: idle',
+      'reconnect 2 times',
+      'number: 6281200000001',
+    ]);
+    const waiting = lineOf({ event: 'waiting', payload: { deviceId: ID, waitTime: 5, value: '' } }, ID, at);
+    expect(waiting && lineParts(waiting)).toEqual(['wait 5 seconds']);
+  });
+
+  it('leaves the reconnect count out of an event that does not carry it', () => {
+    const line = lineOf({ event: 'count_success', payload: { deviceId: ID, value: 3, status: 'sending' } }, ID, at);
+    expect(line && lineParts(line)).toEqual(['status: sending']);
   });
 });
 

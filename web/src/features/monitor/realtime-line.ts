@@ -61,6 +61,20 @@ export function lineOf(message: LiveMessage, deviceId: string, receivedAt = new 
   };
 }
 
+/**
+ * What a line says after its date and event (§2 Monitor): the state, the status when there is one,
+ * the reconnect count in 'times', the wait in 'seconds' and the phone number, each when known.
+ */
+export function lineParts(line: MonitorLine): string[] {
+  const parts: string[] = [];
+  if (line.state !== null) parts.push(`state: ${line.state}`);
+  if (line.status !== null) parts.push(`status: ${line.status}`);
+  if (line.reconnect !== null) parts.push(`reconnect ${line.reconnect} times`);
+  if (line.waitTime !== null) parts.push(`wait ${line.waitTime} seconds`);
+  if (line.number !== null) parts.push(`number: ${line.number}`);
+  return parts;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** `YYYY-MM-DD HH:mm:ss` in the browser's time zone. */

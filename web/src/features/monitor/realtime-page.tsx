@@ -7,7 +7,7 @@ import { Button } from '../../components/button';
 import { LiveDot } from '../../components/live-dot';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { IdForm, Spinner } from './monitor-controls';
-import { formatLineDate, lineOf, type MonitorLine } from './realtime-line';
+import { formatLineDate, lineOf, lineParts, type MonitorLine } from './realtime-line';
 
 /** Lines kept on screen; older ones scroll away. */
 const MAX_LINES = 500;
@@ -33,11 +33,7 @@ function Line({ line }: { line: MonitorLine }) {
     >
       <span className="text-gray-400">{formatLineDate(line.date)}</span>{' '}
       <span className="font-semibold">{line.event}</span>
-      {line.state !== null && <> state: {line.state}</>}
-      {line.status !== null && <> status: {line.status}</>}
-      {line.reconnect !== null && <> reconnect: {line.reconnect} times</>}
-      {line.waitTime !== null && <> wait: {line.waitTime} seconds</>}
-      {line.number !== null && <> number: {line.number}</>}
+      {lineParts(line).map((part) => ` ${part}`)}
     </li>
   );
 }
