@@ -20,7 +20,14 @@ import type { z } from 'zod';
 import { rows } from '../../core/src/db/client';
 import { bearer } from '../support/api';
 import { type TestUser, useUsers } from '../support/factories';
-import { answerSchema, type JsonSchema, misfits, type OpenApiDoc, successStatuses } from '../support/openapi';
+import {
+  answerSchema,
+  type JsonSchema,
+  MORE_ANSWERS,
+  misfits,
+  type OpenApiDoc,
+  successStatuses,
+} from '../support/openapi';
 import { newDeviceId, setSimEnv, useWaHarness } from '../support/wa-engine';
 import { until } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -240,6 +247,10 @@ describe('the OpenAPI document describes the answers', () => {
     }
   });
 
+  it('of the first-run checklist (issue 20)', async () => {
+    await call({ session: dev }, 'get', '/admin/first-run');
+  });
+
   it('has checked every answer the document describes, among them all a script needs', () => {
     const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops)
@@ -249,7 +260,8 @@ describe('the OpenAPI document describes the answers', () => {
         .map(([method]) => `${method} ${path}`),
     );
     expect(
-      described.filter((op) => !checked.has(op)),
+      // openapi-answers.test.ts checks the rest (issue 20)
+      described.filter((op) => !checked.has(op) && !(MORE_ANSWERS as readonly string[]).includes(op)),
       'described answers no call here checked',
     ).toEqual([]);
     expect([...checked]).toEqual(

@@ -119,14 +119,25 @@ describe('the OpenAPI document', () => {
   });
 
   it("states each success's status and, where a script reads it, the answer's fields", () => {
-    interface Answer {
-      content: Record<string, { schema?: { required?: string[]; additionalProperties?: boolean } }>;
+    interface Schema {
+      $ref?: string;
+      required?: string[];
+      additionalProperties?: boolean;
     }
-    const doc = buildOpenApi() as { paths: Record<string, Record<string, { responses: Record<string, Answer> }>> };
+    interface Answer {
+      content: Record<string, { schema?: Schema }>;
+    }
+    const doc = buildOpenApi() as {
+      paths: Record<string, Record<string, { responses: Record<string, Answer> }>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    // a named schema stands for the component it refers to
+    const deref = (schema: Schema | undefined) =>
+      schema?.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
     const answer = (method: string, path: string) => {
       const [status, ...more] = Object.keys(doc.paths[path][method].responses).filter((s) => s.startsWith('2'));
       expect(more, `${method} ${path} has one success`).toEqual([]);
-      return { status, schema: doc.paths[path][method].responses[status].content['application/json']?.schema };
+      return { status, schema: deref(doc.paths[path][method].responses[status].content['application/json']?.schema) };
     };
     expect(answer('post', '/admin/apikeys').status).toBe('201');
     expect(answer('post', '/admin/apikeys').schema?.required).toEqual(expect.arrayContaining(['id', 'key']));
@@ -137,6 +148,61 @@ describe('the OpenAPI document', () => {
     // an answer holds the documented fields and no others
     expect(answer('get', '/admin/whatsapp/client-state/{deviceId}').schema?.additionalProperties).toBe(false);
     expect(answer('get', '/admin/phonenumber/export').schema).toBeUndefined();
+    expect(answer('post', '/auth/login').schema?.required).toEqual(expect.arrayContaining(['token', 'user']));
+  });
+
+  it('gives every operation a typed answer: JSON by its schema, text and files as strings (issue 20)', () => {
+    interface Op {
+      responses: Record<string, { content?: Record<string, { schema?: { type?: string; format?: string } }> }>;
+    }
+    const doc = buildOpenApi() as { paths: Record<string, Record<string, Op>> };
+    const untyped: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const contents = Object.entries(response.content ?? {});
+          if (!contents.length || contents.some(([, c]) => !c.schema)) untyped.push(`${method} ${path} ${status}`);
+          for (const [type, c] of contents) {
+            if (type !== 'application/json') expect(c.schema?.type, `${method} ${path} ${type}`).toBe('string');
+          }
+        }
+      }
+    }
+    expect(untyped, 'answers without a schema').toEqual([]);
+    const content = (path: string, method = 'get') => doc.paths[path][method].responses['200'].content ?? {};
+    expect(content('/admin/phonenumber/export')['text/csv'].schema).toEqual({ type: 'string' });
+    expect(content('/admin/validator/file/{id}')['application/octet-stream'].schema).toEqual({
+      type: 'string',
+      format: 'binary',
+    });
+    expect(content('/docs')['text/html'].schema).toEqual({ type: 'string' });
+  });
+
+  it('documents the refusals of the actions that start or stop work as {msg, error} (issue 20)', () => {
+    const doc = buildOpenApi() as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>
+      >;
+      components: { schemas: Record<string, { required?: string[] }> };
+    };
+    const refusal = (method: string, path: string) =>
+      doc.paths[path][method].responses['4XX'].content['application/json'].schema;
+    const actions: [string, string][] = [
+      ['post', '/admin/whatsapp/start-blasting'],
+      ['post', '/admin/whatsapp/stop-blasting'],
+      ['post', '/admin/bonus/create'],
+      ['post', '/admin/generator/start'],
+      ['post', '/admin/generator/stop'],
+      ['post', '/admin/validator/start'],
+      ['post', '/admin/validator/stop'],
+    ];
+    for (const [method, path] of actions) {
+      expect(refusal(method, path), `${method} ${path}`).toEqual({ $ref: '#/components/schemas/ActionError' });
+    }
+    expect(doc.components.schemas.ActionError.required?.sort()).toEqual(['error', 'msg']);
+    expect(refusal('post', '/admin/whatsapp/save')).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.components.schemas.Error.required).toEqual(['msg']);
   });
 
   it('has no route twice in the registry', () => {

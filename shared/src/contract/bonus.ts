@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalId, pageQuery, requiredNumber, requiredText } from './common';
+import { optionalId, pagedOf, pageQuery, requiredNumber, requiredText } from './common';
 
 /** Largest bonus or withdrawal, whole rupiah: far above any real one, well inside a safe integer. */
 export const MAX_NOMINAL = 1_000_000_000_000;
@@ -35,3 +35,20 @@ export const bonusListQuery = pageQuery.extend({ user_id: optionalUserId });
 
 /** The success dialog of §8. */
 export const BONUS_SENT = 'Bonus berhasil dikirim.';
+
+/** The schema of BonusDto. */
+export const bonusDto = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  adminId: z.number().int().nullable(),
+  nominal: z.number().int(),
+  reason: z.string(),
+  createdAt: z.string(),
+  User: z.object({ firstname: z.string(), lastname: z.string() }).describe('the member who received it'),
+});
+
+/** GET /admin/bonus/list-per-page */
+export const bonusPage = pagedOf(bonusDto);
+
+/** POST /admin/bonus/create (201) */
+export const savedBonus = z.object({ bonus: bonusDto, msg: z.string() });

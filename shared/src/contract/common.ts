@@ -184,6 +184,25 @@ export function requiredNumber(label: string, min = 0, max = 1_000_000_000_000) 
   );
 }
 
+/** The answer of an operation that only says it worked (POST /auth/logout-all). */
+export const msgResponse = z.object({ msg: z.string() });
+
+/** The answer of a delete: the row's id and the success text. */
+export const deletedResponse = z.object({ id: z.number().int(), msg: z.string() });
+
+/** Every refusal (4xx): `{msg}`, per-field texts on a 400, and a `code` where the UI reacts to it. */
+export const apiErrorDto = z.object({
+  msg: z.string(),
+  errors: z.record(z.string(), z.string()).optional().describe('per-field messages of a form (400)'),
+  code: z.number().int().optional().describe('a machine-readable reason (withdraw: 1 = bank details missing)'),
+});
+
+/**
+ * The refusal of an action that starts or stops work (start/stop a blast, a generator or a
+ * validator; give a bonus): `error` repeats `msg`, the name older scripts read.
+ */
+export const actionErrorDto = apiErrorDto.extend({ error: z.string().describe('the same text as `msg`') });
+
 /** `?format=` of an export route: CSV (a header row) or a JSON array; `fallback` when absent. */
 export const exportQuery = (fallback: 'csv' | 'json') =>
   z.object({

@@ -64,3 +64,15 @@ export const phoneBlastCount = z.object({
   unBlasted: z.number().int().describe('active numbers not sent to yet'),
 });
 export type PhoneBlastCount = z.infer<typeof phoneBlastCount>;
+
+/** The schema of BalanceResponse. */
+export const balanceResponse = z.object({ balance: z.number().int() });
+
+/** The schema of TotalBonusResponse. */
+export const totalBonusResponse = z.object({ totalBonus: z.number().int() });
+
+/** The schema of UsersActiveCount. */
+export const usersActiveCount = z.object({ count: z.number().int() });
+
+/** The schema of ProxyUseCount. */
+export const proxyUseCount = z.object({ unUsed: z.number().int(), used: z.number().int() });

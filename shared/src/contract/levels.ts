@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredNumber, requiredText } from './common';
+import { pagedOf, requiredNumber, requiredText } from './common';
 
 /** A member level (§3 Level). */
 export interface LevelDto {
@@ -15,3 +15,20 @@ export const levelBody = z.object({
   blast_fee: requiredNumber('Blast fee', 0, 1_000_000_000),
   requirement_blast: requiredNumber('Requirement blast', 0, 1_000_000_000),
 });
+
+/** The schema of LevelDto. */
+export const levelDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  blast_fee: z.number().int(),
+  requirement_blast: z.number().int(),
+});
+
+/** GET /admin/level/list-per-page */
+export const levelPage = pagedOf(levelDto);
+
+/** GET /admin/level/{id} */
+export const levelResponse = z.object({ level: levelDto });
+
+/** POST /admin/level/create (201) and PUT /admin/level/{id} */
+export const savedLevel = z.object({ level: levelDto, msg: z.string() });

@@ -86,3 +86,91 @@ export interface MonitorSocket {
   /** set when this process runs no hub, or in scale-out where other replicas hold other sockets */
   note?: string;
 }
+
+/** The schema of MonitorLocal. */
+export const monitorLocal = z.object({
+  time: z.string(),
+  process: z.object({
+    pid: z.number().int(),
+    hostname: z.string(),
+    node: z.string(),
+    platform: z.string(),
+    startedAt: z.string(),
+    uptimeSeconds: z.number(),
+  }),
+  memoryMb: z
+    .object({ rss: z.number(), heapUsed: z.number(), heapTotal: z.number(), external: z.number() })
+    .describe('megabytes, one decimal'),
+  bus: z.enum(['memory', 'redis']),
+  queue: z.enum(['memory', 'bullmq']).nullable(),
+  engine: z.union([
+    z.object({
+      embedded: z.literal(true),
+      workerId: z.string(),
+      size: z.number().int(),
+      sessions: z.record(z.string(), z.string()),
+    }),
+    z.object({ embedded: z.literal(false), note: z.string() }),
+  ]),
+  hub: z.union([
+    z.object({ sockets: z.number().int(), channels: z.record(z.string(), z.number().int()) }),
+    z.object({ note: z.string() }),
+  ]),
+});
+
+/** The schema of MonitorRemote. */
+export const monitorRemote = z.object({
+  deviceId: z.string(),
+  account: z
+    .object({
+      id: z.number().int(),
+      clientid: z.string(),
+      user_id: z.number().int(),
+      phonenumber: z.string().nullable(),
+      pushname: z.string().nullable(),
+      state: z.string().nullable(),
+      status: z.string(),
+      worker_id: z.string().nullable(),
+      lease_until: z.string().nullable(),
+      lease_active: z.boolean(),
+      reconnect: z.number().int(),
+      count_success: z.number().int(),
+      count_fail: z.number().int(),
+      income: z.number().int(),
+      suspended: z.boolean(),
+      suspended_count: z.number().int(),
+      updatedAt: z.string(),
+    })
+    .nullable(),
+  holder: z
+    .object({
+      workerId: z.string().nullable(),
+      state: z.string().nullable(),
+      info: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable()
+    .describe("the holder's answer to `state`, or null when no worker holds the device"),
+  holderError: z.string().optional().describe('why a holder that answered gave no state'),
+  askedMs: z.number(),
+});
+
+/** The schema of MonitorSocket. */
+export const monitorSocket = z.object({
+  userId: z.number().int(),
+  user: z.object({
+    id: z.number().int(),
+    email: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    role: z.string(),
+  }),
+  count: z.number().int(),
+  channels: z.array(z.string()),
+  sockets: z.array(z.object({ channels: z.array(z.string()), connectedSince: z.string() })),
+  note: z.string().optional(),
+});
+
+/** GET /dev/monitor/local, /remote and /socket answer `{data}`. */
+export const monitorLocalResponse = z.object({ data: monitorLocal });
+export const monitorRemoteResponse = z.object({ data: monitorRemote });
+export const monitorSocketResponse = z.object({ data: monitorSocket });

@@ -117,3 +117,6 @@ export const phoneListQuery = pageQuery.extend({
 
 /** An opted-out number stays out: its status cannot be edited back (account safety). */
 export const OPTOUT_LOCKED = 'Nomor ini sudah opt-out (minta berhenti) dan tidak dikirimi lagi.';
+
+/** GET /admin/phonenumber/list: every number (streamed). */
+export const phoneNumberList = z.object({ list: z.array(phoneNumberDto) });

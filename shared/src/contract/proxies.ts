@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROXY_STATUSES, type ProxyStatus } from '../constants';
-import { requiredText } from './common';
+import { pagedOf, requiredText } from './common';
 import { importOutcome, importSkippedRow } from './phone-numbers';
 
 /** A proxy as the API returns it (§3 Proxy). */
@@ -61,3 +61,26 @@ export const proxyImportResult = importOutcome.extend({
   ),
   skipped: z.array(importSkippedRow.extend({ value: z.string() })),
 });
+
+/** The schema of ProxyDto. */
+export const proxyDto = z.object({
+  id: z.number().int(),
+  value: z.string(),
+  status: z.enum(PROXY_STATUSES),
+  count_use: z.number().int(),
+  checked_at: z.string().nullable().describe('the last health check through it (ISO time)'),
+  latency_ms: z.number().nullable(),
+  check_error: z.string().nullable().describe('why the last check failed; null: it worked, or never checked'),
+});
+
+/** GET /admin/proxy/list */
+export const proxyList = z.object({ list: z.array(proxyDto) });
+
+/** GET /admin/proxy/list-per-page */
+export const proxyPage = pagedOf(proxyDto);
+
+/** GET /admin/proxy/{id} */
+export const proxyResponse = z.object({ proxy: proxyDto });
+
+/** POST /admin/proxy/save (201) and PUT /admin/proxy/{id} */
+export const savedProxy = z.object({ proxy: proxyDto, msg: z.string() });

@@ -91,3 +91,12 @@ export interface SimResult {
   action: SimAction;
   messageId?: string;
 }
+
+/** POST /dev/sim/{deviceId}: what the simulator did. */
+export const simResponse = z.object({
+  data: z.object({
+    deviceId: z.string(),
+    action: z.enum(SIM_ACTIONS),
+    messageId: z.string().optional().describe('the message revoked, when the action was a revoke'),
+  }),
+});

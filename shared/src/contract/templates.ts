@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVE_STATUSES, type ActiveStatus, BUTTON_TYPES, type ButtonType } from '../constants';
+import { pagedOf } from './common';
 
 export interface TemplateButtonDto {
   id: string;
@@ -100,6 +101,60 @@ export const TEMPLATE_MEDIA_EXTENSIONS = [
   'pdf',
 ] as const;
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp', 'svg'] as const;
+
+/** The schema of TemplateButtonDto. */
+export const templateButtonDto = z.object({
+  id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  type: z.enum(BUTTON_TYPES),
+});
+
+/** The schema of TemplateDto. */
+export const templateDto = z.object({
+  id: z.number().int(),
+  media: z.string().nullable().describe("the medium's URL"),
+  text: z.string().describe('the caption'),
+  text_wa: z.string().describe('the text sent on WhatsApp (spintax and {name} allowed)'),
+  button: z.array(templateButtonDto),
+  status: z.enum(ACTIVE_STATUSES),
+  count_use: z.number().int().describe('messages sent with it'),
+});
+
+/** GET /admin/message/list */
+export const templateList = z.object({ list: z.array(templateDto) });
+
+/** GET /admin/message/list-per-page */
+export const templatePage = pagedOf(templateDto);
+
+/** GET /admin/message/{id} */
+export const templateResponse = z.object({ message: templateDto });
+
+/** POST /admin/message/create (201) */
+export const savedTemplate = z.object({ message: templateDto, msg: z.string() });
+
+/** PUT /admin/message/{id}: the template as it is now (null when it went meanwhile). */
+export const updatedTemplate = z.object({ message: templateDto.nullable(), msg: z.string() });
+
+/** GET /admin/message/export: messages.json, what POST /admin/message/import takes back. */
+export const templateExport = z.array(
+  templateDto.pick({ media: true, text: true, text_wa: true, button: true, status: true }),
+);
+
+/** POST /admin/message/import: the templates created and the entries passed over, with why. */
+export const templateImportResult = z.object({
+  created: z.array(templateDto),
+  skipped: z.array(
+    z.object({
+      number: z.string(),
+      name: z.string(),
+      status: z.string(),
+      id: z.number().int().nullable(),
+      reason: z.string(),
+      text: z.string(),
+    }),
+  ),
+});
 
 /** GET /admin/message/export: messages.json by default (what import reads back), or a CSV with `button` as JSON. */
 export const TEMPLATE_EXPORT = {

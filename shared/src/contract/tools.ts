@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizePhone } from '../format';
-import { idField, pageQuery, searchQuery } from './common';
+import { idField, pagedOf, pageQuery, searchQuery } from './common';
 
 /**
  * The generator and validator tools (§2 Generator and validator, §3, §5, §7): a WhatsApp account
@@ -168,3 +168,65 @@ export const toolListQuery = pageQuery.extend({
 
 /** POST …/start and …/stop */
 export const toolIdBody = z.object({ id: idField('id') });
+
+/** The schema of ToolAccountRef. */
+export const toolAccountRef = z.object({
+  id: z.number().int(),
+  clientid: z.string(),
+  pushname: z.string().nullable(),
+  phonenumber: z.string().nullable(),
+});
+
+const toolCommon = {
+  id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  whatsapp_id: z.number().int().nullable(),
+  b_insert: z.union([z.literal(0), z.literal(1)]).describe('1: the numbers found are added to the targets'),
+  interval_min: z.number().int(),
+  interval_max: z.number().int(),
+  count_success: z.number().int().describe('numbers found on WhatsApp'),
+  count_fail: z.number().int().describe('numbers checked and not on WhatsApp'),
+  progress: z.number().describe('percent done, 2 decimals'),
+  status: z.enum(['idle', 'generating', 'validating']),
+  state: z.string().nullable().describe('how the last run ended: finished, or the error that stopped it'),
+  Whatsapp: toolAccountRef.nullable(),
+  createdAt: z.string(),
+};
+
+/** The schema of GeneratorDto. */
+export const generatorDto = z.object({
+  ...toolCommon,
+  start_number: z.string(),
+  end_number: z.string(),
+  current_number: z.string().nullable().describe('the last number checked, null before the first'),
+});
+
+/** The schema of ValidatorDto. */
+export const validatorDto = z.object({
+  ...toolCommon,
+  fileName: z.string(),
+  fileUrl: z.string().describe('GET it (with the token) to download the uploaded file'),
+  total: z.number().int().describe('numbers in the file'),
+  position: z.number().int().describe('numbers of the file checked so far'),
+});
+
+/** GET /admin/generator/list-per-page */
+export const generatorPage = pagedOf(generatorDto);
+/** GET /admin/generator/{id} */
+export const generatorResponse = z.object({ generator: generatorDto });
+/** POST /admin/generator/create and PUT /admin/generator/{id} */
+export const savedGenerator = z.object({ generator: generatorDto, msg: z.string() });
+/** POST /admin/generator/start and /stop: the generator as it is now. */
+export const generatorRun = z.object({ data: generatorDto, msg: z.string() });
+
+/** GET /admin/validator/list-per-page */
+export const validatorPage = pagedOf(validatorDto);
+/** GET /admin/validator/{id} */
+export const validatorResponse = z.object({ validator: validatorDto });
+/** POST /admin/validator/create and PUT /admin/validator/{id} */
+export const savedValidator = z.object({ validator: validatorDto, msg: z.string() });
+/** POST /admin/validator/start and /stop: the validator as it is now. */
+export const validatorRun = z.object({ data: validatorDto, msg: z.string() });
+
+/** GET …/download-result/{id}: the numbers found on WhatsApp. */
+export const toolResult = z.object({ list: z.array(z.object({ number: z.string(), name: z.string() })) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../constants';
 import { EMAIL_PATTERN } from '../format';
-import { optionalId, optionalText, pageQuery, wholeNumber } from './common';
+import { optionalId, optionalText, pagedOf, pageQuery, wholeNumber } from './common';
 import { newPassword } from './passwords';
 
 /** A user as the API returns it; the password hash never leaves the server. */
@@ -107,4 +107,68 @@ export const membersQuery = pageQuery.extend({
     (v) => (v === '' || v === 'all' ? undefined : v),
     z.enum(['active', 'inactive'], { error: 'status must be active or inactive' }).optional(),
   ),
+});
+
+/** The schema of UserDto (response-types.ts checks that the two agree). */
+export const userDto = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  level: z.string().nullable().describe("the level's name"),
+  level_id: z.number().int().nullable(),
+  color: z.string().nullable().describe("the level's colour"),
+  blast_fee: z.number().int().describe('rupiah per message sent'),
+  blast_interval_min: z.number().int(),
+  blast_interval_max: z.number().int(),
+  referral_code: z.string(),
+  referrer_id: z.number().int().nullable(),
+  account_name: z.string().nullable(),
+  account_bank: z.string().nullable(),
+  account_number: z.string().nullable(),
+  createdAt: z.string().describe('ISO time'),
+  income: z.number().int(),
+  whatsapps: z.number().int().describe('saved WhatsApp accounts'),
+});
+
+/** The schema of ReferralItem. */
+export const referralItemDto = z.object({
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  income: z.number().int(),
+  createdAt: z.string(),
+});
+
+/** GET /admin/users/{id}: the user with the level's name and colour. */
+export const userResponse = z.object({
+  user: userDto,
+  level: z.string().nullable(),
+  color: z.string().nullable(),
+});
+
+/** PUT /admin/users/{id}: a new `token` when the caller changed their own password or e-mail. */
+export const updatedUserResponse = z.object({
+  user: userDto,
+  msg: z.string(),
+  token: z.string().optional().describe("the caller's new session token, after a credential change"),
+});
+
+/** GET /admin/users/blast-fee/{id} */
+export const blastFeeResponse = z.object({ blast_fee: z.number().int() });
+
+/** GET /admin/users/members: every member, for pickers. */
+export const membersResponse = z.object({
+  users: z.array(userDto.pick({ id: true, firstname: true, lastname: true, email: true })),
+});
+
+/** GET /admin/users/members-per-page */
+export const membersPage = pagedOf(userDto);
+
+/** GET /admin/users/referral-per-page: `list` and `data` hold the same page (older clients read `list`). */
+export const referralPage = pagedOf(referralItemDto).extend({
+  list: z.array(referralItemDto),
+  total: z.number().int(),
 });

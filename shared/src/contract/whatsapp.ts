@@ -364,3 +364,25 @@ export const whatsappPage = pagedOf(whatsappDto);
 
 /** POST /admin/whatsapp/start-blasting and /stop-blasting: the message and the account as it is now. */
 export const blastResponse = z.object({ msg: z.string(), data: whatsappDto });
+
+/** PUT status and interval, POST reset, activate and reconnect: the account as it is now. */
+export const accountResponse = z.object({ data: whatsappDto });
+
+/** The schema of SendMessageResult. */
+export const sendMessageResult = z.object({
+  msg: z.string(),
+  jobId: z.string(),
+  count: z.number().int().describe('how many receivers the job sends to'),
+});
+
+/** GET /admin/whatsapp/listen-message-created/{id}: the account's latest message log row, or null. */
+export const latestMessageResponse = z.object({ message: z.record(z.string(), z.unknown()).nullable() });
+
+/** The schema of ReceiverDto. */
+export const receiverDto = z.object({ id: z.number().int(), number: z.string(), name: z.string() });
+
+/** GET /admin/phonenumber/receivers */
+export const receiversResponse = z.object({ list: z.array(receiverDto) });
+
+/** POST /admin/whatsapp/lift-pause: the success text and the account as it is now. */
+export const pauseLiftedResponse = z.object({ msg: z.string(), data: whatsappDto });

@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENTS, WEBHOOK_HEADERS, type WebhookEvent } from '@wa/shared';
 import { z } from 'zod';
+import { COMPONENTS } from './components';
 import { ROUTES, type RouteDoc, rolesOf } from './registry';
 
 /** A JSON Schema object as zod writes it (and OpenAPI 3.1 takes it). */
@@ -29,16 +30,65 @@ function objectOf(schemas: z.ZodType[]): { properties: Record<string, Schema>; r
   return { properties, required: [...required] };
 }
 
-const ERROR = {
-  description: 'An error: `{msg}` (with field errors on a 400)',
-  content: {
-    'application/json': {
-      schema: { type: 'object', properties: { msg: { type: 'string' } }, required: ['msg'] },
-    },
-  },
-};
+/** Where the document's named schemas live. */
+const COMPONENT_REF = '#/components/schemas/';
+const ref = (name: string): Schema => ({ $ref: `${COMPONENT_REF}${name}` });
 
-function operation(route: RouteDoc): Schema {
+/**
+ * The JSON Schemas of the answers (success and refusal bodies) of `routes`, and of the named
+ * COMPONENTS, from one conversion of a registry holding them all: a component met inside an
+ * answer becomes a `$ref` to `#/components/schemas/{name}`. Answers are converted as the server
+ * writes them (`io: 'output'`), where an object says `additionalProperties: false`.
+ */
+function answerSchemas(routes: readonly RouteDoc[]): {
+  components: Record<string, Schema>;
+  of: (schema: z.ZodType) => Schema;
+} {
+  const registry = z.registry<{ id: string }>();
+  const names = new Map<z.ZodType, string>();
+  for (const [name, schema] of Object.entries(COMPONENTS)) {
+    registry.add(schema, { id: name });
+    names.set(schema, name);
+  }
+  const anonymous = new Map<z.ZodType, string>();
+  for (const route of routes) {
+    for (const schema of [route.response, route.failure]) {
+      if (!schema || names.has(schema) || anonymous.has(schema)) continue;
+      const id = `__answer${anonymous.size}`;
+      registry.add(schema, { id });
+      anonymous.set(schema, id);
+    }
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: (id) => `${COMPONENT_REF}${id}`,
+  });
+  const clean = (js: Schema): Schema => {
+    const { $id: _id, $schema: _schema, ...rest } = js;
+    return rest;
+  };
+  const components: Record<string, Schema> = {};
+  for (const name of names.values()) components[name] = clean(schemas[name] as Schema);
+  return {
+    components,
+    of: (schema) => {
+      const name = names.get(schema);
+      if (name) return ref(name);
+      const id = anonymous.get(schema);
+      if (!id) throw new Error('an answer schema that is not in the registry');
+      return clean(schemas[id] as Schema);
+    },
+  };
+}
+
+/** The schema of a success that is not JSON: text, or the bytes of a file. */
+function textSchema(produces: string): Schema {
+  return produces === 'application/octet-stream' ? { type: 'string', format: 'binary' } : { type: 'string' };
+}
+
+function operation(route: RouteDoc, answer: (schema: z.ZodType) => Schema): Schema {
   const roles = rolesOf(route.access);
   const parameters: Schema[] = [];
   for (const [name, schema] of Object.entries(route.params ?? {})) {
@@ -59,15 +109,16 @@ function operation(route: RouteDoc): Schema {
     responses: {
       [String(route.status ?? 200)]: {
         description: 'Success',
-        content: {
-          [route.produces ?? 'application/json']: route.response
-            ? { schema: jsonSchema(route.response, 'output') }
-            : {},
-        },
+        content: route.produces
+          ? { [route.produces]: { schema: textSchema(route.produces) } }
+          : { 'application/json': route.response ? { schema: answer(route.response) } : {} },
       },
-      '4XX': ERROR,
+      '4XX': failure(route, 'An error: `{msg}` (with field errors on a 400)', answer),
       ...Object.fromEntries(
-        Object.entries(route.errors ?? {}).map(([status, description]) => [status, { ...ERROR, description }]),
+        Object.entries(route.errors ?? {}).map(([status, description]) => [
+          status,
+          failure(route, description, answer),
+        ]),
       ),
     },
   };
@@ -92,6 +143,12 @@ function operation(route: RouteDoc): Schema {
     op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body) } } };
   }
   return op;
+}
+
+/** A refusal: the route's own `failure` body, else `{msg}` (the Error component). */
+function failure(route: RouteDoc, description: string, answer: (schema: z.ZodType) => Schema): Schema {
+  const schema = route.failure ? answer(route.failure) : ref('Error');
+  return { description, content: { 'application/json': { schema } } };
 }
 
 /** What each header of a delivery says (WEBHOOK_HEADERS names them). */
@@ -127,6 +184,8 @@ function webhookOperation(event: WebhookEvent): Schema {
         schema: { type: 'string' },
       })),
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body) } } },
+      // the receiver checks the signature headers below; the delivery itself carries no credentials
+      security: [],
       responses: {
         '2XX': { description: 'Delivered. Any other answer, or none within the timeout, is retried with backoff.' },
       },
@@ -136,10 +195,11 @@ function webhookOperation(event: WebhookEvent): Schema {
 
 /** The OpenAPI 3.1 document of every /api route, built from the registry and the shared zod contract. */
 export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
+  const answers = answerSchemas(routes);
   const paths: Record<string, Record<string, Schema>> = {};
   for (const route of routes) {
     paths[route.path] ??= {};
-    paths[route.path][route.method] = operation(route);
+    paths[route.path][route.method] = operation(route, answers.of);
   }
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
   return {
@@ -155,6 +215,7 @@ export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
     paths,
     webhooks: Object.fromEntries(WEBHOOK_EVENTS.map((event) => [event, webhookOperation(event)])),
     components: {
+      schemas: answers.components,
       securitySchemes: {
         bearer: {
           type: 'http',

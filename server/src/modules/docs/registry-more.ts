@@ -1,40 +1,76 @@
 import type { Ability } from '@wa/core/policy';
 import {
   accountIdBody,
+  accountResponse,
+  actionErrorDto,
+  balanceResponse,
   blastBody,
   blastResponse,
   bonusListQuery,
+  bonusPage,
   clientStateResponse,
   createBonusBody,
+  deletedResponse,
   deviceIdParam,
+  exportQuery,
   generatorBody,
+  generatorPage,
+  generatorResponse,
+  generatorRun,
   idParam,
+  incomeResponse,
   intervalBody,
+  latestMessageResponse,
+  monitorLocalResponse,
   monitorRemoteQuery,
+  monitorRemoteResponse,
   monitorSocketQuery,
+  monitorSocketResponse,
   newClientBody,
   newClientResponse,
   pageQuery,
+  pauseLiftedResponse,
   qrResponse,
   removeClientBody,
   removeClientResponse,
+  savedBonus,
+  savedGenerator,
+  savedTemplate,
+  savedValidator,
+  savedWithdraw,
   saveWhatsappBody,
   sendMessageBody,
+  sendMessageResult,
   simCommandBody,
   simDeviceParam,
+  simResponse,
   statusBody,
+  templateExport,
   templateFields,
+  templateImportResult,
+  templateList,
+  templatePage,
+  templateResponse,
   templateUpdateFields,
   toolIdBody,
   toolListQuery,
+  toolResult,
+  totalBonusResponse,
+  updatedTemplate,
   validatorFields,
+  validatorPage,
+  validatorResponse,
+  validatorRun,
   whatsappCount,
   whatsappList,
   whatsappListQuery,
   whatsappPage,
   whatsappResponse,
+  withdrawList,
   withdrawListQuery,
+  withdrawPage,
   withdrawRequestBody,
+  withdrawTotalResponse,
   withdrawUpdateBody,
 } from '@wa/shared';
 import { z } from 'zod';
@@ -45,17 +81,44 @@ function tools(kind: 'generator' | 'validator'): RouteDoc[] {
   const a: Ability = 'tool.manage';
   const validator = kind === 'validator';
   const upload = { name: 'file', required: true, description: 'the contact list (csv or json)' };
+  const answers = validator
+    ? { page: validatorPage, one: validatorResponse, saved: savedValidator, run: validatorRun }
+    : { page: generatorPage, one: generatorResponse, saved: savedGenerator, run: generatorRun };
   return group(kind, `/admin/${kind}`, [
-    { method: 'get', path: '/list-per-page', summary: `A page of ${kind}s`, access: a, query: toolListQuery },
+    {
+      method: 'get',
+      path: '/list-per-page',
+      summary: `A page of ${kind}s`,
+      access: a,
+      query: toolListQuery,
+      response: answers.page,
+    },
     {
       method: 'get',
       path: '/download-result/{id}',
       summary: `The ${kind}'s result`,
       access: a,
       params: id,
+      response: toolResult,
     },
-    { method: 'post', path: '/start', summary: `Start a ${kind}`, access: a, body: toolIdBody },
-    { method: 'post', path: '/stop', summary: `Stop a ${kind}`, access: a, body: toolIdBody },
+    {
+      method: 'post',
+      path: '/start',
+      summary: `Start a ${kind}`,
+      access: a,
+      body: toolIdBody,
+      response: answers.run,
+      failure: actionErrorDto,
+    },
+    {
+      method: 'post',
+      path: '/stop',
+      summary: `Stop a ${kind}`,
+      access: a,
+      body: toolIdBody,
+      response: answers.run,
+      failure: actionErrorDto,
+    },
     validator
       ? {
           method: 'post',
@@ -64,8 +127,16 @@ function tools(kind: 'generator' | 'validator'): RouteDoc[] {
           access: a,
           body: validatorFields,
           file: upload,
+          response: answers.saved,
         }
-      : { method: 'post', path: '/create', summary: 'Create a generator', access: a, body: generatorBody },
+      : {
+          method: 'post',
+          path: '/create',
+          summary: 'Create a generator',
+          access: a,
+          body: generatorBody,
+          response: answers.saved,
+        },
     validator
       ? {
           method: 'put',
@@ -75,8 +146,17 @@ function tools(kind: 'generator' | 'validator'): RouteDoc[] {
           params: id,
           body: validatorFields,
           file: { ...upload, required: false },
+          response: answers.saved,
         }
-      : { method: 'put', path: '/{id}', summary: 'Update a generator', access: a, params: id, body: generatorBody },
+      : {
+          method: 'put',
+          path: '/{id}',
+          summary: 'Update a generator',
+          access: a,
+          params: id,
+          body: generatorBody,
+          response: answers.saved,
+        },
     ...(validator
       ? [
           {
@@ -89,8 +169,8 @@ function tools(kind: 'generator' | 'validator'): RouteDoc[] {
           } satisfies Entry,
         ]
       : []),
-    { method: 'get', path: '/{id}', summary: `One ${kind}`, access: a, params: id },
-    { method: 'delete', path: '/{id}', summary: `Delete a ${kind}`, access: a, params: id },
+    { method: 'get', path: '/{id}', summary: `One ${kind}`, access: a, params: id, response: answers.one },
+    { method: 'delete', path: '/{id}', summary: `Delete a ${kind}`, access: a, params: id, response: deletedResponse },
   ]);
 }
 
@@ -100,14 +180,29 @@ const syncedQuery = z.object({ synced: z.enum(['true', '1', 'false', '0']).optio
 /** Money, templates, the tools, WhatsApp accounts and the dev monitor. */
 export const MORE_ROUTES: RouteDoc[] = [
   ...group('withdraw', '/admin/withdraw', [
-    { method: 'get', path: '/balance/{userId}', summary: 'Balance', access: 'counters.read', params: userId },
-    { method: 'get', path: '/income/{userId}', summary: 'Income', access: 'counters.read', params: userId },
+    {
+      method: 'get',
+      path: '/balance/{userId}',
+      summary: 'Balance',
+      access: 'counters.read',
+      params: userId,
+      response: balanceResponse,
+    },
+    {
+      method: 'get',
+      path: '/income/{userId}',
+      summary: 'Income',
+      access: 'counters.read',
+      params: userId,
+      response: incomeResponse,
+    },
     {
       method: 'get',
       path: '/total-requested/{userId}',
       summary: 'Total requested',
       access: 'counters.read',
       params: userId,
+      response: withdrawTotalResponse,
     },
     {
       method: 'get',
@@ -115,6 +210,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Total accepted',
       access: 'counters.read',
       params: userId,
+      response: withdrawTotalResponse,
     },
     {
       method: 'post',
@@ -123,6 +219,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       access: 'withdraw.request',
       body: withdrawRequestBody,
       status: 201,
+      response: savedWithdraw,
     },
     {
       method: 'get',
@@ -130,14 +227,22 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: "A user's withdrawals",
       access: 'withdraw.read',
       params: { userId: idParam },
+      response: withdrawList,
     },
-    { method: 'get', path: '/histories', summary: 'Every withdrawal request', access: 'withdraw.handle' },
+    {
+      method: 'get',
+      path: '/histories',
+      summary: 'Every withdrawal request',
+      access: 'withdraw.handle',
+      response: withdrawList,
+    },
     {
       method: 'get',
       path: '/histories-per-page',
       summary: 'A page of withdrawals',
       access: 'withdraw.read',
       query: withdrawListQuery,
+      response: withdrawPage,
     },
     {
       method: 'put',
@@ -145,16 +250,25 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Accept, reject or cancel a withdrawal',
       access: 'withdraw.decide',
       body: withdrawUpdateBody,
+      response: savedWithdraw,
     },
   ]),
   ...group('bonus', '/admin/bonus', [
-    { method: 'get', path: '/total/{userId}', summary: 'Bonus total', access: 'counters.read', params: userId },
+    {
+      method: 'get',
+      path: '/total/{userId}',
+      summary: 'Bonus total',
+      access: 'counters.read',
+      params: userId,
+      response: totalBonusResponse,
+    },
     {
       method: 'get',
       path: '/list-per-page',
       summary: 'A page of bonuses',
       access: 'bonus.read',
       query: bonusListQuery,
+      response: bonusPage,
     },
     {
       method: 'post',
@@ -163,13 +277,36 @@ export const MORE_ROUTES: RouteDoc[] = [
       access: 'bonus.give',
       body: createBonusBody,
       status: 201,
+      response: savedBonus,
+      failure: actionErrorDto,
     },
-    { method: 'delete', path: '/{id}', summary: 'Take a bonus back', access: 'bonus.give', params: id },
+    {
+      method: 'delete',
+      path: '/{id}',
+      summary: 'Take a bonus back',
+      access: 'bonus.give',
+      params: id,
+      response: deletedResponse,
+    },
   ]),
   ...group('templates', '/admin/message', [
-    { method: 'get', path: '/list', summary: 'Every message template', access: cat },
-    { method: 'get', path: '/list-per-page', summary: 'A page of templates', access: cat, query: pageQuery },
-    { method: 'get', path: '/export', summary: 'Export the templates (messages.json download)', access: cat },
+    { method: 'get', path: '/list', summary: 'Every message template', access: cat, response: templateList },
+    {
+      method: 'get',
+      path: '/list-per-page',
+      summary: 'A page of templates',
+      access: cat,
+      query: pageQuery,
+      response: templatePage,
+    },
+    {
+      method: 'get',
+      path: '/export',
+      summary: 'Export the templates (messages.json download; messages.csv with format=csv)',
+      access: cat,
+      query: exportQuery('json'),
+      response: templateExport,
+    },
     {
       method: 'post',
       path: '/create',
@@ -178,6 +315,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       body: templateFields,
       file: { name: 'file', required: false, description: 'the media' },
       status: 201,
+      response: savedTemplate,
     },
     {
       method: 'post',
@@ -185,8 +323,9 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Import templates (JSON)',
       access: cat,
       file: { name: 'file', required: true, description: 'a messages.json export' },
+      response: templateImportResult,
     },
-    { method: 'get', path: '/{id}', summary: 'One template', access: cat, params: id },
+    { method: 'get', path: '/{id}', summary: 'One template', access: cat, params: id, response: templateResponse },
     {
       method: 'put',
       path: '/{id}',
@@ -195,8 +334,16 @@ export const MORE_ROUTES: RouteDoc[] = [
       params: id,
       body: templateUpdateFields,
       file: { name: 'file', required: false, description: 'new media' },
+      response: updatedTemplate,
     },
-    { method: 'delete', path: '/{id}', summary: 'Delete a template', access: cat, params: id },
+    {
+      method: 'delete',
+      path: '/{id}',
+      summary: 'Delete a template',
+      access: cat,
+      params: id,
+      response: deletedResponse,
+    },
   ]),
   ...tools('generator'),
   ...tools('validator'),
@@ -245,6 +392,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: "An account's latest message",
       access: 'account.read',
       params: id,
+      response: latestMessageResponse,
     },
     {
       method: 'post',
@@ -252,6 +400,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Send one-off messages (the blaster form)',
       access: 'account.send',
       body: sendMessageBody,
+      response: sendMessageResult,
     },
     {
       method: 'post',
@@ -300,6 +449,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Set the run status by hand',
       access: 'account.status',
       body: statusBody,
+      response: accountResponse,
     },
     {
       method: 'put',
@@ -307,6 +457,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: "Set an account's interval",
       access: 'account.edit',
       body: intervalBody,
+      response: accountResponse,
     },
     {
       method: 'post',
@@ -314,6 +465,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: "Reset an account's counters",
       access: 'account.edit',
       body: accountIdBody,
+      response: accountResponse,
     },
     {
       method: 'post',
@@ -321,6 +473,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Lift a pause after ban signals',
       access: 'account.lift-pause',
       body: accountIdBody,
+      response: pauseLiftedResponse,
     },
     {
       method: 'post',
@@ -328,6 +481,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Lift a suspension',
       access: 'account.activate',
       body: accountIdBody,
+      response: accountResponse,
     },
     {
       method: 'post',
@@ -336,6 +490,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       access: 'account.blast',
       body: blastBody,
       response: blastResponse,
+      failure: actionErrorDto,
     },
     {
       method: 'post',
@@ -344,6 +499,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       access: 'account.blast',
       body: blastBody,
       response: blastResponse,
+      failure: actionErrorDto,
     },
     {
       method: 'post',
@@ -351,6 +507,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       summary: 'Reconnect an account',
       access: 'account.reconnect',
       body: accountIdBody,
+      response: accountResponse,
     },
     {
       method: 'get',
@@ -362,9 +519,29 @@ export const MORE_ROUTES: RouteDoc[] = [
     },
   ]),
   ...group('monitor', '/dev/monitor', [
-    { method: 'get', path: '/local', summary: "This process's engine and hub", access: 'monitor' },
-    { method: 'get', path: '/remote', summary: "A worker's state", access: 'monitor', query: monitorRemoteQuery },
-    { method: 'get', path: '/socket', summary: "A socket's state", access: 'monitor', query: monitorSocketQuery },
+    {
+      method: 'get',
+      path: '/local',
+      summary: "This process's engine and hub",
+      access: 'monitor',
+      response: monitorLocalResponse,
+    },
+    {
+      method: 'get',
+      path: '/remote',
+      summary: "A worker's state",
+      access: 'monitor',
+      query: monitorRemoteQuery,
+      response: monitorRemoteResponse,
+    },
+    {
+      method: 'get',
+      path: '/socket',
+      summary: "A socket's state",
+      access: 'monitor',
+      query: monitorSocketQuery,
+      response: monitorSocketResponse,
+    },
   ]),
   ...group('monitor', '/dev/sim', [
     {
@@ -374,6 +551,7 @@ export const MORE_ROUTES: RouteDoc[] = [
       access: 'monitor',
       params: { deviceId: simDeviceParam },
       body: simCommandBody,
+      response: simResponse,
     },
   ]),
 ];

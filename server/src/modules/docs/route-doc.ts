@@ -23,7 +23,10 @@ export interface RouteDoc {
   /** query schemas (objects); several are merged, as a route that parses the query twice */
   query?: z.ZodType | z.ZodType[];
   params?: Record<string, z.ZodType>;
-  /** what the route answers on success when it is not JSON */
+  /**
+   * what the route answers on success when it is not JSON: its schema is `type: string`, with
+   * `format: binary` for application/octet-stream (a file as uploaded)
+   */
   produces?: string;
   /**
    * the JSON body of a success, a schema of shared/src/contract (the DTO types are inferred from
@@ -32,6 +35,11 @@ export interface RouteDoc {
   response?: z.ZodType;
   /** the success status when it is not 200 */
   status?: 201 | 202;
+  /**
+   * the body of a refusal (4XX) when it says more than `{msg}`: `actionErrorDto` for the actions
+   * that start or stop work, whose refusals also carry `error`
+   */
+  failure?: z.ZodType;
   /** refusals worth naming beyond the generic 4XX `{msg}` (a 5XX above all), by status: what each means */
   errors?: Record<number, string>;
 }
