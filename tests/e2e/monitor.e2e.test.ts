@@ -55,12 +55,13 @@ async function connectAccount(user: TestUser, deviceId: string) {
   await api(user, `/admin/whatsapp/qr-new-client/${deviceId}`);
   const { clientInfo } = await authenticated;
   await off?.();
-  await api(user, '/admin/whatsapp/save', {
+  const saved = await api<{ whatsapp: { id: number } }>(user, '/admin/whatsapp/save', {
     clientid: deviceId,
     ...(clientInfo as object),
     proxyId: created.proxyId,
     user_id: user.id,
   });
+  return saved.whatsapp;
 }
 
 describe('the dev monitor', () => {
@@ -185,7 +186,7 @@ describe('the dev monitor', () => {
     await page.locator('[data-live="on"]').waitFor();
 
     // the dev's own account: its events reach the dev on two channels, and show once
-    await connectAccount(dev, deviceId);
+    const account = await connectAccount(dev, deviceId);
     const authenticated = monitor.lines('authenticated');
     await authenticated.first().waitFor();
     expect(await authenticated.first().getAttribute('data-tone')).toBe('green');
@@ -203,6 +204,12 @@ describe('the dev monitor', () => {
     expect(await update.first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} connection\.update/);
     await page.waitForTimeout(300);
     expect(await update.count()).toBe(1);
+
+    // a reconnect is counted on its lines (§3 Realtime monitor message: reconnectTime)
+    await api(dev, '/admin/whatsapp/reconnect', { id: account.id });
+    const counted = monitor.lines('reconnecting').filter({ hasText: 'reconnect 1 times' });
+    await counted.first().waitFor();
+    expect(await counted.first().textContent()).toMatch(/state: reconnecting\.\.\./);
     await context.close();
   });
 
