@@ -31,6 +31,7 @@ export default defineConfig({
             'workers/src/**/*.int.test.ts',
             'tests/integration/**/*.test.ts',
           ],
+          globalSetup: ['tests/support/db-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -40,6 +41,7 @@ export default defineConfig({
           name: 'redis',
           include: ['**/*.redis.test.ts'],
           exclude: ['**/node_modules/**'],
+          globalSetup: ['tests/support/db-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -59,7 +61,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
-          globalSetup: ['tests/support/build-web.ts'],
+          globalSetup: ['tests/support/build-web.ts', 'tests/support/db-template.ts'],
           // screens render after their data arrives; on a busy machine that takes more than 1 s
           expect: { poll: { timeout: 5000 } },
           testTimeout: 60_000,

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../core/src/db/client';
 import { ensureSettings } from '../../server/src/bootstrap';
 
@@ -25,37 +27,83 @@ export async function allowBlastingAnyTime(db: Database['db']): Promise<void> {
     daily_cap_start = 100000, daily_cap_max = 100000, check_budget_daily = 1000000, check_cache_days = 0`);
 }
 
+/** What every test database starts with beyond its migrations: the settings row, blasting any time. */
+export async function migrateFresh(db: Database['db']): Promise<void> {
+  await ensureSettings(db);
+  await allowBlastingAnyTime(db);
+}
+
+/** What db-template.ts (the tiers' globalSetup) made for this run, or null outside such a run. */
+function provided(key: 'pgliteTemplate' | 'postgresTemplate'): string | null {
+  try {
+    return inject(key) ?? null;
+  } catch {
+    return null; // not inside vitest (a bench script)
+  }
+}
+
+/** A new database on the PostgreSQL server, empty or as a copy of `template`. */
+export async function createPostgresDatabase(
+  prefix: string,
+  template?: string,
+): Promise<{ name: string; url: string }> {
+  const base = new URL(adminUrl());
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+        break;
+      } catch (err) {
+        // 55006: another clone of the template is being made this instant; they queue briefly
+        if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+        await new Promise((r) => setTimeout(r, 20 * attempt));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+/** Drops a database createPostgresDatabase made, with whoever is still connected to it. */
+export async function dropPostgresDatabase(name: string): Promise<void> {
+  const drop = new pg.Client({ connectionString: adminUrl() });
+  await drop.connect();
+  try {
+    await drop.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await drop.end();
+  }
+}
+
 /**
  * A fresh, migrated database with the settings row: in-memory PGlite, or a new database on the
- * PostgreSQL server that is dropped on close. One per test file (PGlite costs seconds to start).
+ * PostgreSQL server that is dropped on close. One per test file. Under vitest both are copies of
+ * the run's template (db-template.ts), migrated once; elsewhere each is migrated afresh.
  */
 export async function createTestDatabase(): Promise<Database & { url: string | null }> {
   if (testDbKind() === 'pglite') {
-    const database = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
-    await ensureSettings(database.db);
-    await allowBlastingAnyTime(database.db);
+    const template = provided('pgliteTemplate');
+    const pgliteFrom = template ? new Blob([readFileSync(template)]) : undefined;
+    const database = await openDatabase({ databaseUrl: null, pgliteDir: 'memory://', pgliteFrom });
+    if (!template) await migrateFresh(database.db);
     return { ...database, url: null };
   }
-  const base = new URL(adminUrl());
-  const name = `wa_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base.toString());
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '' });
-  await ensureSettings(database.db);
-  await allowBlastingAnyTime(database.db);
+  const template = provided('postgresTemplate');
+  const { name, url } = await createPostgresDatabase('wa_test', template ?? undefined);
+  const database = await openDatabase({ databaseUrl: url, pgliteDir: '' });
+  if (!template) await migrateFresh(database.db);
   return {
     ...database,
-    url: url.toString(),
+    url,
     close: async () => {
       await database.close();
-      const drop = new pg.Client({ connectionString: base.toString() });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
+      await dropPostgresDatabase(name);
     },
   };
 }

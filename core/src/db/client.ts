@@ -30,8 +30,15 @@ const MIGRATION_LOCK_KEY = 727_274_001;
 /**
  * Opens the database: PostgreSQL when `databaseUrl` is given, else embedded PGlite with its
  * files in `dataDir` (or in memory for `memory://`). Runs the migrations before returning.
+ * `pgliteFrom`: an in-memory PGlite starts as a copy of this data directory (a `dumpDataDir` of a
+ * migrated database: the tests migrate once and copy it per file); its migrations then find
+ * nothing to do.
  */
-export async function openDatabase(opts: { databaseUrl: string | null; pgliteDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl: string | null;
+  pgliteDir: string;
+  pgliteFrom?: Blob;
+}): Promise<Database> {
   if (opts.databaseUrl) {
     // a server that does not answer fails a connection in 5 s rather than never: loops and health
     // checks wait out an outage themselves (DependencyMonitor), they must not hang in connect
@@ -54,7 +61,10 @@ export async function openDatabase(opts: { databaseUrl: string | null; pgliteDir
     }
     return { db, kind: 'postgres', close: () => pool.end() };
   }
-  const client = opts.pgliteDir === 'memory://' ? new PGlite() : new PGlite(opts.pgliteDir);
+  const client =
+    opts.pgliteDir === 'memory://'
+      ? new PGlite(opts.pgliteFrom ? { loadDataDir: opts.pgliteFrom } : {})
+      : new PGlite(opts.pgliteDir);
   await client.waitReady;
   const pgliteDb = drizzlePglite(client, { schema });
   await migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_DIR });
