@@ -1,6 +1,7 @@
 // `npm test`: every tier this machine can run, in order — check (lint + typecheck), unit,
 // integration on PGlite, integration on PostgreSQL, Redis, fault, browser (e2e) — then a summary naming
-// each skipped tier and why. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
+// each skipped tier and why. PostgreSQL and Redis are the variables' (TEST_DATABASE_URL, TEST_REDIS_URL),
+// else those answering at their default local ports. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -9,8 +10,9 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const env = process.env;
-const pgUrl = env.TEST_DATABASE_URL || env.DATABASE_URL || '';
-const redisUrl = env.TEST_REDIS_URL || env.REDIS_URL || '';
+/** Where PostgreSQL and Redis are looked for when no variable names them: their default local ports. */
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 const chrome = env.CHROME_PATH || '/usr/bin/chromium';
 const only = env.TEST_TIERS ? env.TEST_TIERS.split(',') : null;
 const tmp = mkdtempSync(path.join(tmpdir(), 'wa-test-'));
@@ -36,6 +38,57 @@ function reachable(url, defaultPort) {
   });
 }
 
+/** Whether PostgreSQL at `url` lets us in and answers a query within 3 s. */
+async function answersPostgres(url) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Whether Redis at `url` answers PING within 3 s. */
+function answersRedis(url) {
+  return new Promise((resolve) => {
+    const u = new URL(url);
+    const socket = net.connect({ host: u.hostname || '127.0.0.1', port: Number(u.port || 6379) });
+    let got = '';
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(3000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => {
+      got += d.toString();
+      if (got.includes('\r\n')) done(got.startsWith('+PONG'));
+    });
+  });
+}
+
+/**
+ * The server a tier uses: the variable's, else the default local one when it answers (said once,
+ * so a run on a developer's machine uses what is there), else '' and the tier says why it skipped.
+ */
+async function serverUrl(name, given, fallback, answers) {
+  if (given) return given;
+  if (await answers(fallback)) {
+    console.log(`${name}: using ${fallback} (it answers at its default port; set the variable to choose another)`);
+    return fallback;
+  }
+  return '';
+}
+const pgUrl = await serverUrl('PostgreSQL', env.TEST_DATABASE_URL || env.DATABASE_URL, DEFAULT_PG, answersPostgres);
+const redisUrl = await serverUrl('Redis', env.TEST_REDIS_URL || env.REDIS_URL, DEFAULT_REDIS, answersRedis);
+
 /** Whether `cmd` is an executable on PATH. */
 function onPath(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
@@ -56,7 +109,7 @@ const tiers = [
     name: 'integration (PostgreSQL)',
     why: async () =>
       !pgUrl
-        ? 'DATABASE_URL (or TEST_DATABASE_URL) is not set'
+        ? `DATABASE_URL (or TEST_DATABASE_URL) is not set and no PostgreSQL lets us in at ${DEFAULT_PG}`
         : (await reachable(pgUrl, 5432))
           ? null
           : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
@@ -67,11 +120,11 @@ const tiers = [
     // workers on several processes share one PostgreSQL, so this tier needs both servers
     why: async () =>
       !redisUrl
-        ? 'REDIS_URL (or TEST_REDIS_URL) is not set'
+        ? `REDIS_URL (or TEST_REDIS_URL) is not set and no Redis answers at ${DEFAULT_REDIS}`
         : !(await reachable(redisUrl, 6379))
           ? `Redis at ${new URL(redisUrl).host} does not answer`
           : !pgUrl
-            ? 'DATABASE_URL (or TEST_DATABASE_URL) is not set; the failover test needs PostgreSQL'
+            ? 'no PostgreSQL (see the PostgreSQL tier); the failover test needs it'
             : (await reachable(pgUrl, 5432))
               ? null
               : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
@@ -99,6 +152,8 @@ const tiers = [
 let passedTests = 0;
 let failedTests = 0;
 let skippedTests = 0;
+/** test files that failed (a test in them, or the file itself) */
+const failedFiles = [];
 
 function run(cmd, args, extraEnv = {}) {
   const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
@@ -122,15 +177,36 @@ function vitest(project, extraEnv) {
   );
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
-    passedTests += r.numPassedTests ?? 0;
-    failedTests += r.numFailedTests ?? 0;
-    skippedTests += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    count(r);
     if (!r.numTotalTests) {
       console.error(`tier ${project} ran no test`);
       return false;
     }
   }
   return ok;
+}
+
+/**
+ * Adds a vitest JSON report to the totals. A test that never ran because its file failed (a
+ * beforeAll that timed out, an import that threw) counts as failed, not skipped; a file that
+ * failed with no test to show counts as one failure.
+ */
+function count(report) {
+  for (const file of report.testResults ?? []) {
+    const broken = file.status === 'failed';
+    const tests = file.assertionResults ?? [];
+    let failedHere = 0;
+    for (const t of tests) {
+      if (t.status === 'passed') passedTests += 1;
+      else if (t.status === 'failed' || broken) failedHere += 1;
+      else skippedTests += 1;
+    }
+    if (broken) {
+      failedFiles.push(path.relative(root, file.name));
+      failedHere = Math.max(failedHere, 1);
+    }
+    failedTests += failedHere;
+  }
 }
 
 const results = [];
@@ -159,5 +235,8 @@ const skipped = results.filter((r) => r.status === 'skipped');
 if (skipped.length && env.REQUIRE_ALL_TIERS === '1') {
   console.log(`\n${skipped.length} tier(s) skipped and REQUIRE_ALL_TIERS=1: failing the run.`);
 }
-console.log(`\ntests: ${passedTests} passed, ${failedTests} failed, ${skippedTests} skipped`);
+if (failedFiles.length) console.log(`\nfailed files:\n${failedFiles.map((f) => `  ${f}`).join('\n')}`);
+console.log(
+  `\ntests: ${passedTests} passed, ${failedTests} failed (or never ran in a failed file), ${skippedTests} skipped`,
+);
 process.exit(failed.length || (skipped.length && env.REQUIRE_ALL_TIERS === '1') ? 1 : 0);
