@@ -125,9 +125,13 @@ describe('sign up', () => {
     });
     await signUp.agree();
     await signUp.submit();
-    await expect.poll(() => signUp.fieldError('email').textContent()).toBe('Email is already registered.');
+    await expect.poll(() => signUp.fieldError('email').allTextContents()).toEqual(['Email is already registered.']);
+    expect(await signUp.alert().count()).toBe(0);
     await signUp.field('email').type('x');
-    expect(await signUp.fieldError('email').count()).toBe(0);
+    await expect.poll(() => signUp.fieldError('email').count()).toBe(0);
+    // issue 20: the refusal does not come back as a banner once its field is edited
+    expect(await signUp.alert().count()).toBe(0);
+    expect(await page.locator('button[type=submit]').textContent()).toBe('Sign Up');
     await context.close();
   });
 

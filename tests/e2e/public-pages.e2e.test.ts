@@ -8,8 +8,8 @@ import { SignUpPage } from './pages/sign-up.page';
 import { newPage, openAs, signInAs, useBrowser } from './support/browser';
 
 /**
- * Issue 20: sign-up's server field errors stay at their field, sign-in and sign-up say 'Network
- * error. Please try again.' when the call fails, and the public pages (/terms, /privacy-policy,
+ * Issue 20: sign-up's server field errors stay at their field, sign-in and sign-up say 'Internal
+ * server error' when no answer comes (§8 Auth), and the public pages (/terms, /privacy-policy,
  * /reset-password) and the menu's Telegram link show what an admin keeps in Pengaturan.
  */
 const server = useTestServer();
@@ -26,31 +26,7 @@ async function answer(page: Page, path: string, status: number, body: unknown) {
   );
 }
 
-describe('sign up: a server refusal that names a field', () => {
-  it('shows under that field, never as a banner, and goes when that field is edited', async () => {
-    const taken = await server.createUser({ role: 'member' });
-    const { context, page } = await newPage(browser);
-    const signUp = new SignUpPage(page);
-    await signUp.open(server.url);
-    await signUp.fill({
-      firstName: 'Dewi',
-      lastName: 'L',
-      email: taken.email,
-      password: 'pw-12345',
-      password2: 'pw-12345',
-    });
-    await signUp.agree();
-    await signUp.submit();
-    await expect.poll(() => signUp.fieldError('email').allTextContents()).toEqual(['Email is already registered.']);
-    expect(await signUp.alert().count()).toBe(0);
-    await signUp.field('email').type('x');
-    await expect.poll(() => signUp.fieldError('email').count()).toBe(0);
-    // the refusal does not come back as a banner once its field is cleared
-    expect(await signUp.alert().count()).toBe(0);
-    expect(await page.locator('button[type=submit]').textContent()).toBe('Sign Up');
-    await context.close();
-  });
-
+describe('sign up: a server refusal that names a field (the taken e-mail: auth.e2e.test.ts)', () => {
   it('a {msg} alone that names a field shows at that field too', async () => {
     const { context, page } = await newPage(browser);
     await answer(page, '/auth/register', 400, { msg: 'Referral code not found.' });
