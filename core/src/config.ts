@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '@wa/shared';
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH, WA_ENGINES } from '@wa/shared';
 import {
   type EngineSettings,
   type ImportTuning,
@@ -11,6 +11,13 @@ import {
   readSimConfig,
   type SimConfig,
 } from './config-engine';
+
+/**
+ * What WA_DRIVER may say: one of the engines an account logs in with (WA_ENGINES, the wire's
+ * list), or `sim`, the simulator standing in for both.
+ */
+export const WA_DRIVERS = [...WA_ENGINES, 'sim'] as const;
+export type WaDriver = (typeof WA_DRIVERS)[number];
 
 /**
  * Every environment variable the product reads, in one place. All are optional; a bad value
@@ -57,7 +64,7 @@ export interface Config {
    * WA_DRIVER: the engine new accounts log in with, `wwebjs` (default, a Chromium per account) or
    * `baileys` (browserless); or `sim`, the simulator, for every account.
    */
-  waDriver: 'wwebjs' | 'baileys' | 'sim';
+  waDriver: WaDriver;
   /** CHROME_PATH: the system Chromium (/usr/bin/chromium). */
   chromePath: string;
   /** LOG_LEVEL: pino level (info). */
@@ -185,8 +192,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const waDriver = (str('WA_DRIVER') ?? 'wwebjs') as Config['waDriver'];
-  if (waDriver !== 'wwebjs' && waDriver !== 'baileys' && waDriver !== 'sim') {
-    problems.push(`WA_DRIVER must be "wwebjs", "baileys" or "sim" (got "${waDriver}")`);
+  if (!(WA_DRIVERS as readonly string[]).includes(waDriver)) {
+    const names = WA_DRIVERS.map((d) => `"${d}"`);
+    problems.push(`WA_DRIVER must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)} (got "${waDriver}")`);
   }
   const logLevel = (str('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);

@@ -1,4 +1,4 @@
-import type { WhatsappDto } from '@wa/shared';
+import { WA_ENGINES, type WhatsappDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 import { DAILY_CAP, SENT_TODAY } from './daily-cap';
 
@@ -71,7 +71,7 @@ export function toWhatsappDto(r: AccountRow): WhatsappDto {
     daily_cap: Number(r.daily_cap ?? 0),
     sent_today: Number(r.sent_today),
     scheduled_at: r.status === 'sending' && r.blast_start_at ? new Date(r.blast_start_at).toISOString() : null,
-    engine: r.engine === 'wwebjs' || r.engine === 'baileys' ? r.engine : null,
+    engine: WA_ENGINES.find((e) => e === r.engine) ?? null,
     createdAt: new Date(r.created_at).toISOString(),
   };
   if (r.firstname !== undefined) {

@@ -1,4 +1,4 @@
-import type { ClientInfo, RunStatus, WhatsappDto, WhatsappState } from '@wa/shared';
+import type { ClientInfo, RunStatus, WaEngine, WhatsappDto, WhatsappState } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rows } from '../db/client';
 import { localDayEnd } from '../local-time';
@@ -13,7 +13,7 @@ export interface LoggedInAccount {
   serialized: string | null;
   proxyId: number | null;
   /** the engine the login ran on: its stored session belongs to it */
-  engine?: 'wwebjs' | 'baileys' | null;
+  engine?: WaEngine | null;
 }
 
 /** An account's figures after a blast message: its counts, income, failure streak and the day's count. */
@@ -32,7 +32,7 @@ export interface ClaimedAccount {
   user_id: number;
   proxy: string | null;
   /** the engine its stored session belongs to (null: whatsapp-web.js, from before engines) */
-  engine: 'wwebjs' | 'baileys' | null;
+  engine: WaEngine | null;
   /** what the claim left it showing ('reconnecting...', or 'suspended'), its run status and number: its holder tells them */
   state: WhatsappState | null;
   status: RunStatus;

@@ -1,4 +1,4 @@
-import { everyKey } from '@wa/shared';
+import { everyKey, type WaEngine } from '@wa/shared';
 
 /** Job names and payloads shared by the producers (API) and the workers that handle them. */
 
@@ -11,7 +11,7 @@ export interface OpenSessionJob {
   pairingNumber?: string | null;
   proxy?: string | null;
   /** the engine the login runs on and its account keeps (absent: the simulator, or whatsapp-web.js) */
-  engine?: 'wwebjs' | 'baileys' | null;
+  engine?: WaEngine | null;
   /** how many full workers handed this login on already (a worker at its cap does not run it) */
   hops?: number;
 }

@@ -1,4 +1,4 @@
-import type { ClientInfo } from '@wa/shared';
+import type { ClientInfo, WaEngine } from '@wa/shared';
 
 /**
  * The one port between the engine and WhatsApp. Three implementations: `wwebjs` (whatsapp-web.js
@@ -32,7 +32,7 @@ export interface ProxyConfig {
 }
 
 /** The real engines an account can run on (the simulator stands in for both). */
-export type Engine = 'wwebjs' | 'baileys';
+export type Engine = WaEngine;
 
 export interface SessionOptions {
   /** the device id (`clientid`, id-{timestamp}-{random}); also the key of the stored session */

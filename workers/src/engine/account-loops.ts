@@ -9,9 +9,19 @@ import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { AccountSafety, GuardedAccount } from './account-safety';
 import { BlastRunner } from './blast';
 import type { EngineMetrics } from './engine-metrics';
-import { type AccountEventData, type AccountWebhookEvent, emitFor, hookFor, type LiveSession } from './live-session';
+import {
+  type AccountEventData,
+  type AccountWebhookEvent,
+  emitFor,
+  hookFor,
+  type LiveSession,
+  type SessionLoops,
+} from './live-session';
 import type { LocalFiles } from './local-files';
 import type { OutcomeBatcher } from './outcome-batcher';
+import { SendRunner } from './send';
+import { hasUnfinishedSend } from './send.repo';
+import { runningTools, ToolRunner } from './tools';
 
 /** The account the loops run for, as its session knows it (`accountId` is set once it is saved). */
 export type LoopAccount = Pick<
@@ -20,15 +30,11 @@ export type LoopAccount = Pick<
 > &
   Partial<Pick<LiveSession, 'loops'>>;
 
-import { SendRunner } from './send';
-import { hasUnfinishedSend } from './send.repo';
-import { runningTools, ToolRunner } from './tools';
-
 /** The account as the safety rules see it: its blast can be ended and its lists told. */
 export function guardedAccount(
   deps: { bus: EventBus; webhooks: WebhookEmitter },
   live: LoopAccount,
-  loops: AccountLoops,
+  loops: Pick<SessionLoops, 'stopBlast'>,
 ): GuardedAccount {
   const accountId = live.accountId;
   if (accountId === null) throw new Error(`${live.deviceId} is not saved yet`);
@@ -72,7 +78,7 @@ export interface LoopDeps {
  * validators that check numbers with it), made when first started. The rows are their switches:
  * a loop reads its row before every step, so starting one here only wakes it.
  */
-export class AccountLoops {
+export class AccountLoops implements SessionLoops {
   private blast: BlastRunner | null = null;
   private sends: SendRunner | null = null;
   /** by `${kind}:${id}` */

@@ -1,11 +1,29 @@
+import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceArgs, DeviceOp, DeviceReply, DeviceRequest } from '@wa/core/realtime/device-commands';
-import { SendError } from '../drivers/types';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
+import { SendError, type WhatsAppDriver } from '../drivers/types';
 import { type HeldState, hookFor, type LiveSession } from './live-session';
-import type { SessionRegistry } from './session-registry';
+import type { Sessions } from './session-ports';
+
+/**
+ * What the device commands use: the sessions held here, the bus their replies go on, the lease an
+ * adopted account gets, the webhooks, and the driver (its simulator's controls). SessionRegistry
+ * builds it once.
+ */
+export interface DeviceCommandPorts {
+  sessions: Sessions;
+  accounts: Pick<AccountsRepo, 'adopt'>;
+  bus: EventBus;
+  webhooks: WebhookEmitter;
+  workerId: string;
+  leaseMs: number;
+  driver: Pick<WhatsAppDriver, 'control'>;
+}
 
 /** Answers one request: `reply` publishes to the caller's reply channel. */
 type DeviceHandler<Op extends DeviceOp> = (
-  reg: SessionRegistry,
+  ports: DeviceCommandPorts,
   entry: LiveSession,
   args: DeviceArgs<Op>,
   reply: (r: DeviceReply<Op>) => Promise<void>,
@@ -28,7 +46,7 @@ const NOT_SAVED = { ok: false as const, error: 'This account is not saved yet.' 
  * op, so an op added to the map without its handler here does not compile.
  */
 const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
-  async qr(_reg, entry, _args, reply) {
+  async qr(_ports, entry, _args, reply) {
     const { deviceId } = entry;
     if (entry.qr || entry.code) return reply({ ok: true, data: { deviceId, qr: entry.qr, code: entry.code } });
     // already logged in (the phone was quick): nothing to scan, the browser heard `authenticated`
@@ -38,25 +56,25 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
     entry.qrWaiters.push((r) => void reply(r));
   },
 
-  async state(reg, entry, _args, reply) {
-    const state = reg.isCurrent(entry) ? await currentState(entry) : 'unknown';
-    return reply({ ok: true, data: { state, info: entry.info, workerId: reg.deps.workerId } });
+  async state(ports, entry, _args, reply) {
+    const state = ports.sessions.isCurrent(entry) ? await currentState(entry) : 'unknown';
+    return reply({ ok: true, data: { state, info: entry.info, workerId: ports.workerId } });
   },
 
-  async adopt(reg, entry, { accountId }, reply) {
+  async adopt(ports, entry, { accountId }, reply) {
     if (!Number.isInteger(accountId)) return reply({ ok: false, error: 'accountId is required' });
-    const { accounts, workerId, leaseMs } = reg.deps;
+    const { accounts, workerId, leaseMs } = ports;
     // the login was just saved as this account (new, or a re-login of an old one): its first state
     const saved = entry.accountId !== accountId;
     entry.accountId = accountId;
     const state = await currentState(entry);
     entry.state = state;
     await accounts.adopt(accountId, workerId, leaseMs, state);
-    if (saved) hookFor(reg.deps.webhooks, entry, 'account.state', { state });
+    if (saved) hookFor(ports.webhooks, entry, 'account.state', { state });
     return reply({ ok: true, data: { state, workerId } });
   },
 
-  async send(_reg, entry, { to, text }, reply) {
+  async send(_ports, entry, { to, text }, reply) {
     try {
       const res = await entry.session.sendText(to, text);
       return reply({ ok: true, data: { id: res.id } });
@@ -66,22 +84,22 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
     }
   },
 
-  async remove(reg, entry, _args, reply) {
+  async remove(ports, entry, _args, reply) {
     // a login that was never saved leaves nothing behind; a saved account keeps its session
     const keepStored = entry.accountId !== null;
     await reply({ ok: true, data: { deviceId: entry.deviceId } });
-    await reg.drop(entry.deviceId, { keepStored, release: true });
+    await ports.sessions.drop(entry.deviceId, { keepStored, release: true });
   },
 
-  async activate(reg, entry, _args, reply) {
+  async activate(ports, entry, _args, reply) {
     const state = await currentState(entry);
-    await reg.setState(entry, state === 'suspended' ? 'connected' : state);
+    await ports.sessions.setState(entry, state === 'suspended' ? 'connected' : state);
     // the API activates only a suspended account: whatever the session says now is a change
-    hookFor(reg.deps.webhooks, entry, 'account.state', { state: entry.state });
+    hookFor(ports.webhooks, entry, 'account.state', { state: entry.state });
     return reply({ ok: true, data: { state: entry.state } });
   },
 
-  async blast(_reg, entry, { action }, reply) {
+  async blast(_ports, entry, { action }, reply) {
     if (entry.accountId === null) return reply(NOT_SAVED);
     if (action === 'stop') {
       await entry.loops.stopBlast(0);
@@ -93,7 +111,7 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
     return reply({ ok: true, data: { deviceId: entry.deviceId, status: 'sending' } });
   },
 
-  async tool(_reg, entry, args, reply) {
+  async tool(_ports, entry, args, reply) {
     if (args.kind === 'send') {
       // the send-message job's nudge: the account's one-off sends go on here
       if (entry.accountId === null) return reply(NOT_SAVED);
@@ -112,12 +130,12 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
     return reply({ ok: true, data: { id, status: 'running' } });
   },
 
-  async sim(reg, entry, { command }, reply) {
+  async sim(ports, entry, { command }, reply) {
     const { deviceId } = entry;
-    const control = reg.deps.driver.control;
+    const control = ports.driver.control;
     if (!control) return reply({ ok: false, error: 'The simulator is not in use (WA_DRIVER=sim).', status: 404 });
     try {
-      const sim = control.call(reg.deps.driver, deviceId);
+      const sim = control.call(ports.driver, deviceId);
       const done = { deviceId, action: command.action };
       switch (command.action) {
         case 'revoke':
@@ -146,9 +164,9 @@ const HANDLERS: { [Op in DeviceOp]: DeviceHandler<Op> } = {
     }
   },
 
-  async reconnect(reg, entry, _args, reply) {
+  async reconnect(ports, entry, _args, reply) {
     await reply({ ok: true, data: { deviceId: entry.deviceId } });
-    await reg.rebuild(entry, null);
+    await ports.sessions.rebuild(entry, null);
   },
 };
 
@@ -168,16 +186,16 @@ function isRequest(m: unknown): m is DeviceRequest<DeviceOp> {
  * A request on the device's channel (callDevice). A login in progress, like a saved account,
  * answers only its owner, or admin and dev; an unknown op gets no answer (the caller times out).
  */
-export async function onDeviceRequest(reg: SessionRegistry, entry: LiveSession, message: unknown): Promise<void> {
+export async function onDeviceRequest(ports: DeviceCommandPorts, entry: LiveSession, message: unknown): Promise<void> {
   if (!isRequest(message)) return;
-  await handle(reg, entry, message);
+  await handle(ports, entry, message);
 }
 
-async function handle<Op extends DeviceOp>(reg: SessionRegistry, entry: LiveSession, req: DeviceRequest<Op>) {
-  const reply = (r: DeviceReply<Op>) => reg.deps.bus.publish(req.replyTo, r);
+async function handle<Op extends DeviceOp>(ports: DeviceCommandPorts, entry: LiveSession, req: DeviceRequest<Op>) {
+  const reply = (r: DeviceReply<Op>) => ports.bus.publish(req.replyTo, r);
   const args = req.args;
   if (!args.privileged && args.userId !== entry.userId) {
     return reply({ ok: false, error: 'You are not allowed to do this.', status: 403 });
   }
-  await HANDLERS[req.op](reg, entry, args, reply);
+  await HANDLERS[req.op](ports, entry, args, reply);
 }

@@ -1,14 +1,45 @@
+import type { ToolKind } from '@wa/core/db/tool-tables';
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceReply } from '@wa/core/realtime/device-commands';
 import { type MonitorAccount, withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToOwnerAndAdmins, publishToUser } from '@wa/core/realtime/publish';
 import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { LiveEvent, LiveEventMap, WebhookEvent, WebhookEventData } from '@wa/shared';
-import type { ClientInfo, DriverState, Engine, WhatsAppSession } from '../drivers/types';
-import type { AccountLoops } from './account-loops';
+import type { AckKind, ClientInfo, DriverState, Engine, WhatsAppSession } from '../drivers/types';
 
 /** What a holder says of its session: the driver's state, or 'reconnecting...' while it is rebuilt. */
 export type HeldState = DriverState | 'reconnecting...';
+
+/**
+ * The account's loops as its session's handlers use them (AccountLoops implements it, made per
+ * session by the registry): the session names what it needs, so this module knows no loop.
+ */
+export interface SessionLoops {
+  /** whether the blast loop runs (or waits out an outage) here */
+  readonly blasting: boolean;
+  startBlast(): void;
+  stopBlast(graceMs?: number): Promise<void>;
+  startSends(): void;
+  startTool(kind: ToolKind, id: number): void;
+  stopTool(kind: ToolKind, id: number, graceMs?: number): Promise<void>;
+  /** stops every loop after its step in flight */
+  stopAll(graceMs?: number): Promise<void>;
+  /** the session is gone: every loop stops and is forgotten */
+  close(): Promise<void>;
+  /** a connected account carries on with what is switched on; `current` says the session is still held */
+  resume(current: () => boolean): Promise<void>;
+}
+
+/**
+ * The receipts of the messages a session's blast sent, waiting to be settled in batches
+ * (SessionReceipts in receipts.ts, made per session by the registry): they go with the session.
+ */
+export interface SessionReceiptQueue {
+  /** a receipt WhatsApp reported for one of the session's messages */
+  add(messageId: string, ack: AckKind): void;
+  /** the session is dropped: its waiting receipts and timers go with it */
+  close(): void;
+}
 
 /** One live session held by this process (a login in progress, or a saved account). */
 export interface LiveSession {
@@ -41,7 +72,9 @@ export interface LiveSession {
    */
   counted: boolean;
   /** the account's blast, one-off sends, generators and validators running here */
-  loops: AccountLoops;
+  loops: SessionLoops;
+  /** the receipts of its blast's messages, settled in batches (receipts.ts) */
+  receipts: SessionReceiptQueue;
 }
 
 /** A held session as the realtime monitor sees it: its run status is whether its blast loop runs here. */

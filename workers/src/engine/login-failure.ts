@@ -1,8 +1,9 @@
+import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
 import type { DeviceOp, DeviceRefusal, DeviceRequest } from '@wa/core/realtime/device-commands';
 import { deviceChannel } from '@wa/core/realtime/rpc';
 import type { LiveSession } from './live-session';
-import type { SessionRegistry } from './session-registry';
+import type { Sessions } from './session-ports';
 
 /**
  * A login that failed (its connection never reached WhatsApp, its session would not start, or no
@@ -20,26 +21,35 @@ export const FAILED_LOGIN_ANSWER_MS = 120_000;
 /** The API answers a login whose connection failed with this: the gateway to WhatsApp failed. */
 export const LOGIN_FAILED_STATUS = 502;
 
+/** What ending a failed login uses: the sessions held here, the failed logins still answering, the bus and the log. */
+export interface LoginFailurePorts {
+  sessions: Sessions;
+  failedLogins: FailedLogins;
+  bus: EventBus;
+  log: Logger;
+}
+
 /**
  * Ends a login whose session failed before it was saved: the login row goes (a new-client right
  * after fits under the caps), waiting `qr` requests get `message` with `status`, later ones too
  * (FailedLogins), and the owner's create page hears it as the `error` event.
  */
 export async function failLogin(
-  reg: SessionRegistry,
+  ports: LoginFailurePorts,
   entry: LiveSession,
   message: string,
   status = LOGIN_FAILED_STATUS,
 ): Promise<void> {
+  const { sessions } = ports;
   const { deviceId, userId } = entry;
   const refusal: DeviceRefusal = { ok: false, error: message, status };
-  reg.deps.log.warn({ deviceId, reason: message }, 'login failed');
+  ports.log.warn({ deviceId, reason: message }, 'login failed');
   // a session removed meanwhile (its page let go, the host stops) has nobody left to answer
-  const current = reg.isCurrent(entry);
+  const current = sessions.isCurrent(entry);
   // drop ends the login row before it answers the waiting requests
-  await reg.drop(deviceId, { keepStored: false, release: true, failure: refusal });
-  if (current && !reg.stopped) await reg.failedLogins.remember(reg.deps.bus, deviceId, userId, refusal);
-  await reg.emit(entry, 'error', { deviceId, message });
+  await sessions.drop(deviceId, { keepStored: false, release: true, failure: refusal });
+  if (current && !sessions.stopped) await ports.failedLogins.remember(ports.bus, deviceId, userId, refusal);
+  await sessions.emit(entry, 'error', { deviceId, message });
 }
 
 interface Answering {

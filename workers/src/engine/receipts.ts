@@ -1,8 +1,12 @@
+import type { Db } from '@wa/core/db/client';
+import type { DependencyMonitor } from '@wa/core/dependencies';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
 import { publishToAdmins } from '@wa/core/realtime/publish';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { AckKind } from '../drivers/types';
-import { hookFor, type LiveSession } from './live-session';
+import { type EmitSource, emitFor, hookFor, type SessionReceiptQueue } from './live-session';
 import { accountFigures, type Receipt, type ReceiptsResult, recordReceipts } from './receipts.repo';
-import type { SessionRegistry } from './session-registry';
 
 /**
  * A receipt may overtake the outcome of its own send (the log gets the message id only when the
@@ -27,123 +31,151 @@ interface Pending extends Receipt {
   attempt: number;
 }
 
-interface Batch {
-  items: Pending[];
-  timer: NodeJS.Timeout | null;
+/**
+ * What receipts use: the database and its calendar (the day a failure counts on), the bus and the
+ * webhooks they tell, the log, and the monitor whose outages they wait out. SessionRegistry builds
+ * it once for every session's receipts.
+ */
+export interface ReceiptPorts {
+  db: Db;
+  timeZone: string;
+  bus: EventBus;
+  log: Logger;
+  monitor: Pick<DependencyMonitor, 'classify' | 'whenUp'>;
+  webhooks: WebhookEmitter;
 }
-
-const batches = new WeakMap<LiveSession, Batch>();
-const syncTimers = new WeakMap<LiveSession, NodeJS.Timeout>();
 
 /**
- * A receipt of a message a blast sent (§4 count_synced, update_target): queued with the session's
- * other receipts and settled on their log rows in one statement; when they changed the account's
- * figures the owner's and admins' lists hear `count_synced` (at most once a second per account),
- * and when one changed a target's counts the admins' phone number list hears `update_target`.
+ * The receipts of the messages one session's blast sent (§4 count_synced, update_target), made by
+ * the registry with the session and dropped with it: they are queued and settled on their log rows
+ * in one statement per batch; when they changed the account's figures the owner's and admins'
+ * lists hear `count_synced` (at most once a second per account), and when one changed a target's
+ * counts the admins' phone number list hears `update_target`.
  */
-export function onReceipt(reg: SessionRegistry, entry: LiveSession, messageId: string, ack: AckKind): void {
-  if (entry.accountId === null || ack === 'server') return;
-  enqueue(reg, entry, { messageId, ack, attempt: 0 });
-}
+export class SessionReceipts implements SessionReceiptQueue {
+  private items: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
-function enqueue(reg: SessionRegistry, entry: LiveSession, item: Pending): void {
-  let batch = batches.get(entry);
-  if (!batch) {
-    batch = { items: [], timer: null };
-    batches.set(entry, batch);
-  }
-  batch.items.push(item);
-  if (batch.items.length >= BATCH_MAX) return void flush(reg, entry);
-  if (!batch.timer) {
-    batch.timer = setTimeout(() => void flush(reg, entry), BATCH_MS);
-    batch.timer.unref();
-  }
-}
+  /**
+   * `session` is the live session itself (its account id is set when its login is saved);
+   * `current` says whether it is still the one held for its device (a rebuild replaces it).
+   */
+  constructor(
+    private readonly ports: ReceiptPorts,
+    private readonly session: EmitSource,
+    private readonly current: () => boolean,
+  ) {}
 
-async function flush(reg: SessionRegistry, entry: LiveSession): Promise<void> {
-  const batch = batches.get(entry);
-  const accountId = entry.accountId;
-  if (!batch || accountId === null) return;
-  if (batch.timer) clearTimeout(batch.timer);
-  batch.timer = null;
-  const items = batch.items;
-  batch.items = [];
-  if (!items.length || !reg.isCurrent(entry)) return;
-  try {
-    const result = await recordReceipts(reg.deps.db, accountId, items, reg.deps.timeZone);
-    for (const item of items) {
-      if (result.changed.has(item.messageId)) continue;
-      const delay = RETRY_MS[item.attempt];
-      if (delay === undefined) continue;
-      setTimeout(() => {
-        if (reg.isCurrent(entry)) enqueue(reg, entry, { ...item, attempt: item.attempt + 1 });
-      }, delay).unref();
+  add(messageId: string, ack: AckKind): void {
+    if (this.session.accountId === null || ack === 'server') return;
+    this.enqueue({ messageId, ack, attempt: 0 });
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.timer = null;
+    this.syncTimer = null;
+    this.items = [];
+  }
+
+  private enqueue(item: Pending): void {
+    if (this.closed) return;
+    this.items.push(item);
+    if (this.items.length >= BATCH_MAX) return void this.flush();
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), BATCH_MS);
+    this.timer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    const accountId = this.session.accountId;
+    if (accountId === null) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const items = this.items;
+    this.items = [];
+    if (!items.length || !this.current()) return;
+    const { db, bus, log, monitor, timeZone } = this.ports;
+    try {
+      const result = await recordReceipts(db, accountId, items, timeZone);
+      for (const item of items) {
+        if (result.changed.has(item.messageId)) continue;
+        const delay = RETRY_MS[item.attempt];
+        if (delay === undefined) continue;
+        setTimeout(() => {
+          if (this.current()) this.enqueue({ ...item, attempt: item.attempt + 1 });
+        }, delay).unref();
+      }
+      this.tellWebhooks(result.settled);
+      for (const receiver of result.receivers) await publishToAdmins(bus, 'update_target', { receiver });
+      if (result.changed.size) this.scheduleSync(accountId);
+    } catch (err) {
+      const dep = await monitor.classify(err);
+      if (!dep) {
+        log.warn({ err, deviceId: this.session.deviceId, receipts: items.length }, 'receipts not recorded');
+        return;
+      }
+      // an outage: the receipts wait for it to end and are settled then, not dropped
+      await monitor.whenUp(() => !this.current());
+      if (!this.current()) return;
+      this.keep(items);
     }
-    tellWebhooks(reg, entry, result.settled);
-    for (const receiver of result.receivers) await publishToAdmins(reg.deps.bus, 'update_target', { receiver });
-    if (result.changed.size) scheduleSync(reg, entry, accountId);
-  } catch (err) {
-    const dep = await reg.deps.monitor.classify(err);
-    if (!dep) {
-      reg.deps.log.warn({ err, deviceId: entry.deviceId, receipts: items.length }, 'receipts not recorded');
-      return;
+  }
+
+  /** Puts receipts that could not be written back in front of the batch (bounded by KEEP_MAX). */
+  private keep(items: Pending[]): void {
+    if (this.closed) return;
+    this.items = [...items, ...this.items];
+    const over = this.items.length - KEEP_MAX;
+    if (over > 0) {
+      this.items.splice(0, over);
+      this.ports.log.warn(
+        { deviceId: this.session.deviceId, dropped: over },
+        'too many receipts waiting for the database; oldest dropped',
+      );
     }
-    // an outage: the receipts wait for it to end and are settled then, not dropped
-    await reg.deps.monitor.whenUp(() => !reg.isCurrent(entry));
-    if (!reg.isCurrent(entry)) return;
-    keep(reg, entry, items);
+    this.arm();
   }
-}
 
-/** Puts receipts that could not be written back in front of the session's batch (bounded by KEEP_MAX). */
-function keep(reg: SessionRegistry, entry: LiveSession, items: Pending[]): void {
-  const batch = batches.get(entry) ?? { items: [], timer: null };
-  batches.set(entry, batch);
-  batch.items = [...items, ...batch.items];
-  const over = batch.items.length - KEEP_MAX;
-  if (over > 0) {
-    batch.items.splice(0, over);
-    reg.deps.log.warn(
-      { deviceId: entry.deviceId, dropped: over },
-      'too many receipts waiting for the database; oldest dropped',
-    );
+  private scheduleSync(accountId: number): void {
+    if (this.syncTimer || this.closed) return;
+    const { db, bus, log } = this.ports;
+    const { deviceId } = this.session;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = null;
+      if (!this.current()) return;
+      accountFigures(db, accountId)
+        .then((figures) => (figures ? emitFor(bus, this.session, 'count_synced', { deviceId, ...figures }) : undefined))
+        .catch((err) => log.warn({ err, deviceId }, 'count_synced not sent'));
+    }, SYNC_EVERY_MS);
+    this.syncTimer.unref();
   }
-  if (!batch.timer) {
-    batch.timer = setTimeout(() => void flush(reg, entry), BATCH_MS);
-    batch.timer.unref();
-  }
-}
 
-function scheduleSync(reg: SessionRegistry, entry: LiveSession, accountId: number): void {
-  if (syncTimers.has(entry)) return;
-  const timer = setTimeout(() => {
-    syncTimers.delete(entry);
-    if (!reg.isCurrent(entry)) return;
-    accountFigures(reg.deps.db, accountId)
-      .then((figures) =>
-        figures ? reg.emit(entry, 'count_synced', { deviceId: entry.deviceId, ...figures }) : undefined,
-      )
-      .catch((err) => reg.deps.log.warn({ err, deviceId: entry.deviceId }, 'count_synced not sent'));
-  }, SYNC_EVERY_MS);
-  timer.unref();
-  syncTimers.set(entry, timer);
-}
-
-/** message.delivered, message.read and message.failed for the messages a batch of receipts changed. */
-function tellWebhooks(reg: SessionRegistry, entry: LiveSession, settled: ReceiptsResult['settled']): void {
-  const at = new Date().toISOString();
-  for (const m of settled) {
-    const message = { message_id: m.messageId, target: m.target };
-    if (m.status === 'failed') {
-      hookFor(reg.deps.webhooks, entry, 'message.failed', {
-        ...message,
-        target_id: m.targetId,
-        error: 'WhatsApp reported the message undeliverable.',
-      });
-      continue;
+  /** message.delivered, message.read and message.failed for the messages a batch of receipts changed. */
+  private tellWebhooks(settled: ReceiptsResult['settled']): void {
+    const { webhooks } = this.ports;
+    const at = new Date().toISOString();
+    for (const m of settled) {
+      const message = { message_id: m.messageId, target: m.target };
+      if (m.status === 'failed') {
+        hookFor(webhooks, this.session, 'message.failed', {
+          ...message,
+          target_id: m.targetId,
+          error: 'WhatsApp reported the message undeliverable.',
+        });
+        continue;
+      }
+      // a read receipt may come first: the message was delivered too
+      if (m.was === 'sent') hookFor(webhooks, this.session, 'message.delivered', { ...message, at });
+      if (m.status === 'read') hookFor(webhooks, this.session, 'message.read', { ...message, at });
     }
-    // a read receipt may come first: the message was delivered too
-    if (m.was === 'sent') hookFor(reg.deps.webhooks, entry, 'message.delivered', { ...message, at });
-    if (m.status === 'read') hookFor(reg.deps.webhooks, entry, 'message.read', { ...message, at });
   }
 }

@@ -3,15 +3,14 @@ import type { Db } from '@wa/core/db/client';
 import type { DependencyMonitor } from '@wa/core/dependencies';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
-import type { DeviceRefusal } from '@wa/core/realtime/device-commands';
 import { deviceChannel } from '@wa/core/realtime/rpc';
 import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
 import type { Engine, SessionStore, WhatsAppDriver } from '../drivers/types';
 import { AccountLoops } from './account-loops';
 import type { AccountSafety } from './account-safety';
-import { onDeviceRequest } from './device-commands';
-import { MAX_REBUILDS, onDriverEvent } from './driver-events';
+import { type DeviceCommandPorts, onDeviceRequest } from './device-commands';
+import { type DriverEventPorts, MAX_REBUILDS, onDriverEvent } from './driver-events';
 import type { EngineMetrics } from './engine-metrics';
 import { emitFor, type HeldState, hookFor, type LiveSession } from './live-session';
 import type { LocalFiles } from './local-files';
@@ -19,7 +18,9 @@ import { FailedLogins, failLogin } from './login-failure';
 import type { LoginsRepo } from './logins.repo';
 import type { OutcomeBatcher } from './outcome-batcher';
 import { parseProxy } from './proxy';
+import { type ReceiptPorts, SessionReceipts } from './receipts';
 import { stopSends } from './send.repo';
+import type { DropOptions, Sessions } from './session-ports';
 import { watchSession } from './watchdog';
 
 /** Why a webhook says a blast ended when WhatsApp suspended its account (ours, as rule #1's is). */
@@ -61,16 +62,28 @@ export interface RegistryDeps {
 /**
  * The sessions this process holds, by device id: it starts them (with their driver events and
  * their device channel wired to the handlers), changes their state, and drops them. The host
- * decides which sessions to hold; the lease sweeper which accounts are this host's.
+ * decides which sessions to hold; the lease sweeper which accounts are this host's. The handlers
+ * get it as `Sessions` (session-ports.ts) with the few services each uses, built here once.
  */
-export class SessionRegistry {
+export class SessionRegistry implements Sessions {
   private readonly live = new Map<string, LiveSession>();
   /** set once the host stops: broken sessions are no longer rebuilt */
   stopped = false;
   /** logins that failed here lately, still answering their create page's `qr` requests */
   readonly failedLogins = new FailedLogins();
+  /** what a session's driver events (and a failed login) use */
+  private readonly events: DriverEventPorts;
+  /** what the device commands use */
+  private readonly commands: DeviceCommandPorts;
+  /** what every session's receipts use */
+  private readonly receipts: ReceiptPorts;
 
-  constructor(readonly deps: RegistryDeps) {}
+  constructor(readonly deps: RegistryDeps) {
+    const { db, bus, log, accounts, safety, webhooks, workerId, leaseMs, driver, monitor, timeZone } = deps;
+    this.events = { sessions: this, failedLogins: this.failedLogins, bus, log, accounts, safety, webhooks };
+    this.commands = { sessions: this, accounts, bus, webhooks, workerId, leaseMs, driver };
+    this.receipts = { db, timeZone, bus, log, monitor, webhooks };
+  }
 
   get size(): number {
     return this.live.size;
@@ -120,7 +133,7 @@ export class SessionRegistry {
         },
       },
     );
-    const base: Omit<LiveSession, 'loops'> = {
+    const base: Omit<LiveSession, 'loops' | 'receipts'> = {
       deviceId,
       userId,
       session,
@@ -139,17 +152,22 @@ export class SessionRegistry {
       codeShown: false,
       counted,
     };
-    // one object: the loops read the account id the session gets when its login is saved
-    const live: LiveSession = Object.assign(base, { loops: new AccountLoops(this.deps, base) });
+    // one object: the loops and the receipts read the account id the session gets when its login is saved
+    const live: LiveSession = Object.assign(base, {
+      loops: new AccountLoops(this.deps, base),
+      receipts: new SessionReceipts(this.receipts, base, () => this.isCurrent(live)),
+    });
     entry = live;
     this.live.set(deviceId, live);
     session.on((event) => {
-      void onDriverEvent(this, live, event).catch((err) =>
+      void onDriverEvent(this.events, live, event).catch((err) =>
         log.error({ err, deviceId, event: event.type }, 'session event failed'),
       );
     });
     live.unsubscribe = await bus.subscribe(deviceChannel(deviceId), (message) => {
-      void onDeviceRequest(this, live, message).catch((err) => log.error({ err, deviceId }, 'device request failed'));
+      void onDeviceRequest(this.commands, live, message).catch((err) =>
+        log.error({ err, deviceId }, 'device request failed'),
+      );
     });
     try {
       await session.start();
@@ -157,7 +175,7 @@ export class SessionRegistry {
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ deviceId, err: message }, 'session did not start');
       // a login that cannot start is over: qr-new-client and the create page hear why at once
-      if (accountId === null) return failLogin(this, live, message);
+      if (accountId === null) return failLogin(this.events, live, message);
       await this.emit(live, 'error', { deviceId, message });
       await this.setState(live, 'disconnected');
       // a saved account whose restore failed is down until a sweep or a reconnect tries again
@@ -170,14 +188,13 @@ export class SessionRegistry {
    * Stops and forgets a session. An unsaved login ends with it (it stops counting against its
    * user and the workers), except when the session is rebuilt in place.
    */
-  async drop(
-    deviceId: string,
-    opts: { keepStored: boolean; release: boolean; rebuild?: boolean; failure?: DeviceRefusal },
-  ): Promise<void> {
+  async drop(deviceId: string, opts: DropOptions): Promise<void> {
     const entry = this.live.get(deviceId);
     if (!entry) return;
     const { accounts, logins, store, workerId } = this.deps;
     this.live.delete(deviceId);
+    // its receipts waiting to be settled go with it, as they always did (a session no longer held settles none)
+    entry.receipts.close();
     // the message in flight finishes first; a blast still 'sending' resumes wherever the account goes
     await entry.loops.close();
     if (entry.accountId === null && !opts.rebuild) await logins.end(deviceId).catch(() => {});

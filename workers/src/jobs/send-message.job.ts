@@ -1,7 +1,16 @@
+import type { Db } from '@wa/core/db/client';
 import type { SendMessageJob } from '@wa/core/jobs/names';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
 import { callDevice, NoHolderError } from '@wa/core/realtime/rpc';
 import { ensureSend } from '../engine/send.repo';
-import type { JobContext } from './registry';
+
+/** What the job uses: the database its send row is in, the bus to the holder, the log (registry.ts's JobContext has them). */
+export interface SendMessagePorts {
+  db: Db;
+  bus: EventBus;
+  log: Logger;
+}
 
 /**
  * whatsapp.send-message (send-message/1): any worker takes it and nudges the worker holding the
@@ -10,7 +19,7 @@ import type { JobContext } from './registry';
  * twice nudges twice and sends once. When nobody holds the account right now, whoever restores it
  * goes on with the send.
  */
-export async function handleSendMessage(ctx: JobContext, job: SendMessageJob): Promise<void> {
+export async function handleSendMessage(ctx: SendMessagePorts, job: SendMessageJob): Promise<void> {
   const send = await ensureSend(ctx.db, job);
   if (send?.status !== 'sending') return;
   try {

@@ -1,45 +1,15 @@
-import type { ToolAccountRef, WhatsappDto } from '@wa/shared';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId } from 'react';
 import { useNavigate } from 'react-router';
-import { accountsApi } from '../../api/accounts';
-import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { CheckboxField } from '../../components/checkbox-field';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { SaveButton } from '../../components/save-button';
 import type { ToolKind } from './tool-rows';
-import type { ToolForm } from './use-tool-form';
+import type { AccountChoice, ToolForm } from './use-tool-form';
 
 /** The account option that sends the user to connect a new WhatsApp account (§5). */
 export const NEW_ACCOUNT = 'new';
-
-type Choice = Pick<WhatsappDto, 'id' | 'phonenumber'>;
-
-/**
- * The connected accounts of `userId` (GET /admin/whatsapp/list/{userId}?synced=true, §7) — or, for
- * dev (`anyAccount`), every connected account, since a dev runs tools on anyone's — plus the tool's
- * current account when it is no longer connected, so an edit still shows it.
- */
-export function useAccountChoices(userId: number | undefined, current: ToolAccountRef | null, anyAccount = false) {
-  const [accounts, setAccounts] = useState<Choice[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  useEffect(() => {
-    if (!userId) return;
-    let live = true;
-    setLoading(true);
-    (anyAccount ? accountsApi.all() : accountsApi.synced(userId))
-      .then(({ list }) => live && setAccounts(list.filter((a) => a.state === 'connected')))
-      .catch((err) => live && setError(errorText(err, 'Error fetching WhatsApp list')))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [userId, anyAccount]);
-  const choices = current && !accounts.some((a) => a.id === current.id) ? [current, ...accounts] : accounts;
-  return { choices, error, loading };
-}
 
 /** The account select: id and number of each account, and 'new' which goes to /whatsapp/create?type= (§5). */
 export function AccountSelect({
@@ -51,7 +21,7 @@ export function AccountSelect({
   error,
 }: {
   kind: ToolKind;
-  choices: Choice[];
+  choices: AccountChoice[];
   loading: boolean;
   value: string;
   onChange(value: string): void;

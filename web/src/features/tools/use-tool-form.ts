@@ -1,11 +1,11 @@
-import { normalizeRole, TOOL_DEFAULT_INTERVAL } from '@wa/shared';
+import { normalizeRole, TOOL_DEFAULT_INTERVAL, type ToolAccountRef, type WhatsappDto } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { accountsApi } from '../../api/accounts';
 import { errorText } from '../../api/client';
 import { type Submit, useSubmit } from '../../lib/use-submit';
 import { useAuth } from '../auth/auth-context';
-import { useAccountChoices } from './tool-form';
 import { type ToolDto, type ToolKind, toolFormErrors } from './tool-rows';
 
 /** The fields both tools have, as typed: the account, b_insert and the pause between checks (§5). */
@@ -31,6 +31,34 @@ export function toolFields(dto: ToolDto): ToolFields {
     interval_min: String(dto.interval_min),
     interval_max: String(dto.interval_max),
   };
+}
+
+/** An account the tool may run on: its id and number. */
+export type AccountChoice = Pick<WhatsappDto, 'id' | 'phonenumber'>;
+
+/**
+ * The connected accounts of `userId` (GET /admin/whatsapp/list/{userId}?synced=true, §7) — or, for
+ * dev (`anyAccount`), every connected account, since a dev runs tools on anyone's — plus the tool's
+ * current account when it is no longer connected, so an edit still shows it.
+ */
+export function useAccountChoices(userId: number | undefined, current: ToolAccountRef | null, anyAccount = false) {
+  const [accounts, setAccounts] = useState<AccountChoice[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    setLoading(true);
+    (anyAccount ? accountsApi.all() : accountsApi.synced(userId))
+      .then(({ list }) => live && setAccounts(list.filter((a) => a.state === 'connected')))
+      .catch((err) => live && setError(errorText(err, 'Error fetching WhatsApp list')))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [userId, anyAccount]);
+  const choices = current && !accounts.some((a) => a.id === current.id) ? [current, ...accounts] : accounts;
+  return { choices, error, loading };
 }
 
 export interface ToolFormOptions<F extends ToolFields, D extends ToolDto, I> {
