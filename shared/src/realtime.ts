@@ -19,8 +19,8 @@ export function channelsFor(userId: number, role: Role): string[] {
 }
 
 // ---- payloads ------------------------------------------------------------------------------------
-// Type aliases, not interfaces: a typed payload must stay assignable to the untyped view
-// (`Record<string, unknown>`) that LiveMessage keeps for the web's parsers.
+// An event sent about an account and about a tool (count_success, finished, waiting…) carries a
+// union; `tool` tells the members apart: a tool's payload names its tool, an account's has none.
 
 /** The account an account event is about, as the realtime monitor names it (§3 Realtime monitor message). */
 export type LiveSender = {
@@ -56,11 +56,15 @@ export type MonitorFields = {
 /**
  * Names the WhatsApp account (its device id, `clientid`) an account event is about, with the
  * realtime monitor's fields (optional in the type: a sender outside the engine may leave them out).
+ * `tool` is never set: it is what tells an account's payload from a tool's (`isToolMessage`).
  */
-export type DeviceRef = { deviceId: string } & Partial<MonitorFields>;
+export type DeviceRef = { deviceId: string; tool?: undefined } & Partial<MonitorFields>;
+
+/** Names the generator or validator a tool event is about: `tool` says which, and which id follows. */
+export type ToolId = { tool: 'generator'; generatorId: number } | { tool: 'validator'; validatorId: number };
 
 /** Names the generator or validator a tool event is about, and the account that runs it. */
-export type ToolRef = { deviceId: string; generatorId: number } | { deviceId: string; validatorId: number };
+export type ToolRef = ToolId & { deviceId: string };
 
 /** What WhatsApp tells about the logged-in account (§4 Account creation flow, clientInfo). */
 export type ClientInfo = {
@@ -139,10 +143,11 @@ export type SendsIdle = DeviceRef & {
 
 /**
  * Every live event with its payload, as the API and the workers send it today. An event sent by
- * several senders carries a union of their shapes (a blast's and a tool's `count_success`, say):
- * the wire format is what it was when these types were written, and the browser tells the shapes
- * apart by their keys (`generatorId`/`validatorId` for tools, `receiver` for client-admin).
- * `never` marks an event §4 lists that nothing sends yet.
+ * several senders carries a union of their shapes (a blast's and a tool's `count_success`, say);
+ * a tool's shape has `tool` ('generator' or 'validator'), an account's has none, and the browser
+ * tells them apart by that field alone (`isToolMessage`). The shapes of one account event differ
+ * only in optional extras the readers take as they come (a blast's `receiver` on client-admin, a
+ * one-off send's `sendId`).
  */
 export interface LiveEventMap {
   count_success: AccountCount | ToolCount;
@@ -159,10 +164,7 @@ export interface LiveEventMap {
   generating: ToolRef & { status: 'generating' };
   validating: ToolRef & { status: 'validating' };
   /** stop-blasting, or a tool's stop (whose account may be gone: deviceId null) */
-  stop:
-    | (DeviceRef & { status: 'idle' })
-    | { deviceId: string | null; generatorId: number; status: 'idle' }
-    | { deviceId: string | null; validatorId: number; status: 'idle' };
+  stop: (DeviceRef & { status: 'idle' }) | (ToolId & { deviceId: string | null; status: 'idle' });
   /** PUT status to idle, or the end of an account's one-off sends */
   idle: (DeviceRef & { status: 'idle' }) | SendsIdle;
   finished: BlastEnd | ToolEnd;
@@ -197,7 +199,10 @@ export interface LiveEventMap {
   };
   reset: DeviceRef & { state: WhatsappState | null; count_success: number; count_fail: number; income: number };
   /** a target number's row changed outside a send (a failure receipt, an opt-out): client-admin only */
-  update_target: { receiver: Partial<LiveReceiver> & { id: number; status?: string } };
+  update_target: {
+    /** `status` is the row's column as read (text; 'optout' after an opt-out) */
+    receiver: Partial<LiveReceiver> & { id: number; status?: string };
+  };
   qr: DeviceRef & { qr: string };
   code: DeviceRef & { code: string };
   /** the phone scanned: the create page saves the account with this (§4 Account creation flow) */
@@ -240,17 +245,25 @@ export const LIVE_EVENTS = everyKey<LiveEvent>()([
   'error',
 ]);
 
-/** One message of event `E`, its payload typed by the map. */
+/** One message of event `E`, its payload typed by the map: what a sender builds (publishLive). */
 export type LiveMessageOf<E extends LiveEvent> = { event: E; payload: LiveEventMap[E] };
 
-/** Every message a socket may carry, as a union discriminated by `event`. */
-export type TypedLiveMessage = { [E in LiveEvent]: LiveMessageOf<E> }[LiveEvent];
-
 /**
- * One message on a socket, untyped: the view the web's parsers still read defensively. Every
- * TypedLiveMessage is one; code that can narrow on `event` should take TypedLiveMessage.
+ * A message of event `E` as a reader sees it: a union discriminated by `event`, with one member
+ * per payload shape, so that a type guard on the payload (`isToolMessage`) narrows the message.
+ * `LiveMessage` (all events) is what the hub delivers; the web parses it once, at the socket.
  */
-export interface LiveMessage {
-  event: LiveEvent;
-  payload: Record<string, unknown>;
+export type LiveMessage<E extends LiveEvent = LiveEvent> = {
+  [K in E]: LiveEventMap[K] extends infer P ? (P extends unknown ? { event: K; payload: P } : never) : never;
+}[E];
+
+/** A message about a generator or validator: its payload names the tool (`tool`, and its id). */
+export type ToolLiveMessage = Extract<LiveMessage, { payload: ToolId }>;
+
+/** A message about an account (or a target number): every message that is not a tool's. */
+export type AccountLiveMessage = Exclude<LiveMessage, ToolLiveMessage>;
+
+/** Whether a message is about a generator or validator (its payload's `tool`), not an account. */
+export function isToolMessage(message: LiveMessage): message is ToolLiveMessage {
+  return 'tool' in message.payload && message.payload.tool !== undefined;
 }

@@ -1,4 +1,4 @@
-import type { LiveMessage } from '@wa/shared';
+import type { LiveEvent, LiveEventMap, LiveMessage, LiveMessageOf } from '@wa/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../features/auth/auth-context';
 import { BACKOFF_MIN_MS, nextDelay, reconnectAfter } from './live-reconnect';
@@ -10,6 +10,21 @@ export interface LiveEvents {
   latest: LiveMessage | null;
 }
 
+/** A handler per live event, each given its event's payload as `LiveEventMap` types it. */
+export type LiveHandlers = { [E in LiveEvent]?: (payload: LiveEventMap[E]) => void };
+
+/**
+ * A message handler for `useLiveEvents` that hands each message's payload to the handler of its
+ * event, for a page that reads a few events and nothing else (the create page's qr, code…).
+ */
+export function byEvent(handlers: LiveHandlers): (message: LiveMessage) => void {
+  return (message) => handOver(handlers, message);
+}
+
+function handOver<E extends LiveEvent>(handlers: LiveHandlers, message: LiveMessageOf<E>): void {
+  handlers[message.event]?.(message.payload);
+}
+
 /**
  * The realtime socket of §7: `/ws?id={userId}&token={jwt}` on the page's own host. Every message is
  * handed to `onMessage` (so none is lost when several arrive in one render) and the latest is kept.
@@ -17,6 +32,10 @@ export interface LiveEvents {
  * tab pushed out by the user's newer tabs waits until it is shown; a socket whose token ended has
  * the token checked, which signs out when it has ended); the socket closes when the component
  * unmounts. The browser sends nothing but its answers to the hub's heartbeat pings.
+ *
+ * The one place a live message is parsed: the JSON is taken for a `LiveMessage` (the hub relays
+ * what the typed senders published), so a handler narrows on `message.event` (and, for an event
+ * that tools send too, on `isToolMessage`) and reads its payload typed, or takes `byEvent`.
  */
 export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveEvents {
   const { user, token, validate } = useAuth();
@@ -47,12 +66,12 @@ export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveE
         if (typeof e.data !== 'string' || e.data === 'pong') return;
         let message: LiveMessage;
         try {
+          // the wire: the hub relays what the typed senders published (publishLive), payload always set
           message = JSON.parse(e.data) as LiveMessage;
         } catch {
           return;
         }
         if (!message || typeof message.event !== 'string') return;
-        message.payload ??= {};
         setLatest(message);
         handler.current?.(message);
       };

@@ -172,10 +172,12 @@ export class ToolRunner extends LoopRunner {
     await this.finish(this.owner, ERROR_EVENT[this.kind], message);
   }
 
-  /** What every event of this tool names: its account, and the tool by `generatorId` or `validatorId`. */
+  /** What every event of this tool names: its account, and the tool (`tool`, the web's discriminator, and its id). */
   private ref(): ToolRef {
     const { deviceId } = this.account;
-    return this.kind === 'generator' ? { deviceId, generatorId: this.id } : { deviceId, validatorId: this.id };
+    return this.kind === 'generator'
+      ? { tool: 'generator', deviceId, generatorId: this.id }
+      : { tool: 'validator', deviceId, validatorId: this.id };
   }
 
   private async announce(userId: number | null): Promise<void> {

@@ -270,8 +270,8 @@ export class ToolsService {
     const deviceId = acc?.clientid ?? null;
     const payload =
       this.kind === 'generator'
-        ? { deviceId, generatorId: id, status: 'idle' as const }
-        : { deviceId, validatorId: id, status: 'idle' as const };
+        ? { tool: 'generator' as const, deviceId, generatorId: id, status: 'idle' as const }
+        : { tool: 'validator' as const, deviceId, validatorId: id, status: 'idle' as const };
     await publishToOwnerAndAdmins(this.bus, tool.user_id, 'stop', payload);
     return { data: await this.get(actor, id), msg: `${LABEL[this.kind]} dihentikan.` };
   }

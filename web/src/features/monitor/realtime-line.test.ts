@@ -7,7 +7,11 @@ const at = new Date(2025, 0, 2, 3, 4, 5);
 
 describe('lineOf', () => {
   it('ignores events of other devices', () => {
-    expect(lineOf({ event: 'connection.update', payload: { deviceId: 'id-1700000000000-8' } }, ID)).toBeNull();
+    expect(
+      lineOf({ event: 'connection.update', payload: { deviceId: 'id-1700000000000-8', state: null } }, ID),
+    ).toBeNull();
+    // a target number's row change names no device
+    expect(lineOf({ event: 'update_target', payload: { receiver: { id: 1, status: 'optout' } } }, ID)).toBeNull();
   });
 
   it('reads the realtime monitor message of §3, yellow for connection.update', () => {
@@ -37,24 +41,30 @@ describe('lineOf', () => {
   });
 
   it("reads the engine's own events: authenticated is green with the account's number", () => {
-    const line = lineOf(
-      { event: 'authenticated', payload: { deviceId: ID, clientInfo: { phonenumber: '6281200000009' } } },
-      ID,
-      at,
-    );
+    const clientInfo = {
+      phonenumber: '6281200000009',
+      pushname: 'Sim',
+      server: 'c.us',
+      serialized: '6281200000009@c.us',
+    };
+    const line = lineOf({ event: 'authenticated', payload: { deviceId: ID, clientInfo } }, ID, at);
     expect(line).toMatchObject({ date: at, tone: 'green', number: '6281200000009', state: null, status: null });
   });
 
-  it('finds the device through the sender, and the wait of a waiting event', () => {
+  it("takes the state from the sender when the event has none, and a waiting event's target number", () => {
+    const sender = { id: 1, user_id: 2, clientid: ID, state: 'connected', status: 'sending' } as const;
     const line = lineOf(
-      {
-        event: 'waiting',
-        payload: { sender: { clientid: ID, state: 'connected' }, waitTime: '3', value: '62851234567' },
-      },
+      { event: 'waiting', payload: { deviceId: ID, sender, waitTime: 3, value: '62851234567' } },
       ID,
       at,
     );
-    expect(line).toMatchObject({ state: 'connected', waitTime: 3, number: '62851234567', tone: null });
+    expect(line).toMatchObject({
+      state: 'connected',
+      status: 'sending',
+      waitTime: 3,
+      number: '62851234567',
+      tone: null,
+    });
   });
 });
 
@@ -85,7 +95,11 @@ describe('lineParts', () => {
   });
 
   it('leaves the reconnect count out of an event that does not carry it', () => {
-    const line = lineOf({ event: 'count_success', payload: { deviceId: ID, value: 3, status: 'sending' } }, ID, at);
+    const line = lineOf(
+      { event: 'count_success', payload: { deviceId: ID, value: 3, income: 0, status: 'sending' } },
+      ID,
+      at,
+    );
     expect(line && lineParts(line)).toEqual(['status: sending']);
   });
 });

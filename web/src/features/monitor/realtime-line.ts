@@ -1,4 +1,4 @@
-import type { LiveMessage } from '@wa/shared';
+import type { ClientInfo, LiveMessage, LiveSender } from '@wa/shared';
 
 /** One line of the realtime monitor (§2 Monitor, §3 Realtime monitor message). */
 export interface MonitorLine {
@@ -15,19 +15,34 @@ export interface MonitorLine {
   tone: 'yellow' | 'green' | null;
 }
 
-type Payload = Record<string, unknown>;
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-const num = (v: unknown): number | null => {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+/**
+ * What the monitor reads of any live payload: the realtime monitor's fields (§3, `MonitorFields`)
+ * and the few of an event's own that say the same (the account's number in `clientInfo`, the
+ * number being sent to or checked in `value`), each as wide as its widest sender. Every payload of
+ * `LiveEventMap` is one (`viewOf` compiles only while that holds), so a field that changes its
+ * type in the map fails here instead of showing something else.
+ */
+type MonitorView = {
+  deviceId?: string | null;
+  date?: string;
+  state?: string | null;
+  status?: string;
+  number?: string | null;
+  sender?: LiveSender;
+  reconnectTime?: number;
+  waitTime?: number;
+  /** a count (count_success), or the number being sent to or checked (progressing, waiting…) */
+  value?: string | number;
+  clientInfo?: ClientInfo;
+  /** a target number's row change (update_target), which names no device */
+  receiver?: unknown;
 };
-const obj = (v: unknown): Payload => (v && typeof v === 'object' ? (v as Payload) : {});
 
-/** The device a live message is about: `payload.deviceId`, else its sender's or own client id. */
+const viewOf = (message: LiveMessage): MonitorView => message.payload;
+
+/** The device a live message is about: `payload.deviceId` (a target number's row change has none). */
 export function deviceOf(message: LiveMessage): string | null {
-  const p = obj(message.payload);
-  return str(p.deviceId) ?? str(obj(p.sender).clientid) ?? str(p.clientid);
+  return viewOf(message).deviceId ?? null;
 }
 
 /**
@@ -38,25 +53,17 @@ export function deviceOf(message: LiveMessage): string | null {
  */
 export function lineOf(message: LiveMessage, deviceId: string, receivedAt = new Date()): MonitorLine | null {
   if (deviceOf(message) !== deviceId) return null;
-  const p = obj(message.payload);
-  const sender = obj(p.sender);
-  const client = obj(p.clientInfo);
-  const stamp = str(p.date) ?? (typeof p.date === 'number' ? p.date : null);
-  const date = stamp !== null && !Number.isNaN(new Date(stamp).getTime()) ? new Date(stamp) : receivedAt;
-  const value = str(p.value);
+  const p = viewOf(message);
+  const date = p.date && !Number.isNaN(new Date(p.date).getTime()) ? new Date(p.date) : receivedAt;
+  const target = typeof p.value === 'string' && /^\+?\d{6,}$/.test(p.value) ? p.value : null;
   return {
     date,
     event: message.event,
-    state: str(p.state) ?? str(sender.state),
-    status: str(p.status) ?? str(sender.status),
-    reconnect: num(p.reconnectTime) ?? num(p.reconnect),
-    waitTime: num(p.waitTime),
-    number:
-      str(p.number) ??
-      str(p.phonenumber) ??
-      str(p.phoneNumber) ??
-      str(client.phonenumber) ??
-      (value && /^\+?\d{6,}$/.test(value) ? value : null),
+    state: p.state || p.sender?.state || null,
+    status: p.status || p.sender?.status || null,
+    reconnect: p.reconnectTime ?? null,
+    waitTime: p.waitTime ?? null,
+    number: p.number || p.clientInfo?.phonenumber || target,
     tone: message.event === 'connection.update' ? 'yellow' : message.event === 'authenticated' ? 'green' : null,
   };
 }

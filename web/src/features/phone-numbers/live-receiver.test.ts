@@ -10,6 +10,7 @@ describe('receiverChange', () => {
         payload: {
           deviceId: 'd',
           value: 9,
+          income: 0,
           receiver: { id: 4, count_success: 2, count_fail: 0, last_sent: last, in_use: 0 },
         },
       }),
@@ -17,10 +18,12 @@ describe('receiverChange', () => {
   });
 
   it('reads a failure and an in_use flag', () => {
-    expect(receiverChange({ event: 'count_fail', payload: { receiver: { id: 4, count_fail: 1, in_use: 0 } } })).toEqual(
-      { key: 4, patch: { count_fail: 1, in_use: 0, failUpdated: true } },
-    );
-    expect(receiverChange({ event: 'in_use', payload: { receiver: { id: 7, in_use: 1 } } })).toEqual({
+    const receiver = { id: 4, count_success: 0, count_fail: 1, last_sent: null, in_use: 0 };
+    expect(receiverChange({ event: 'count_fail', payload: { deviceId: 'd', value: 1, income: 0, receiver } })).toEqual({
+      key: 4,
+      patch: { count_fail: 1, last_sent: null, in_use: 0, failUpdated: true },
+    });
+    expect(receiverChange({ event: 'in_use', payload: { deviceId: 'd', receiver: { id: 7, in_use: 1 } } })).toEqual({
       key: 7,
       patch: { in_use: 1 },
     });
@@ -37,9 +40,14 @@ describe('receiverChange', () => {
     expect(receiverChange({ event: 'update_target', payload: { receiver: { id: 6, status: 'weird' } } })).toBeNull();
   });
 
-  it('ignores account events without a receiver, and receivers without the counted value', () => {
-    expect(receiverChange({ event: 'count_success', payload: { deviceId: 'd', value: 3 } })).toBeNull();
-    expect(receiverChange({ event: 'count_success', payload: { receiver: { id: 1 } } })).toBeNull();
-    expect(receiverChange({ event: 'stop', payload: { receiver: { id: 1, in_use: 0 } } })).toBeNull();
+  it("ignores counts without a receiver (the owner's channel), a tool's counts and other events", () => {
+    expect(receiverChange({ event: 'count_success', payload: { deviceId: 'd', value: 3, income: 0 } })).toBeNull();
+    expect(
+      receiverChange({
+        event: 'count_success',
+        payload: { deviceId: 'd', tool: 'validator', validatorId: 2, value: 3, progress: 50 },
+      }),
+    ).toBeNull();
+    expect(receiverChange({ event: 'stop', payload: { deviceId: 'd', status: 'idle' } })).toBeNull();
   });
 });

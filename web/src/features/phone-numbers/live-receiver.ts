@@ -1,4 +1,4 @@
-import { type LiveMessage, PHONE_STATUSES, type PhoneNumberDto, type PhoneStatus } from '@wa/shared';
+import { isToolMessage, type LiveMessage, PHONE_STATUSES, type PhoneNumberDto } from '@wa/shared';
 import type { FlashFlags, LiveChange } from '../../lib/use-live-list';
 
 /** A target number's row: the number and its two count flashes. */
@@ -8,46 +8,39 @@ export function toPhoneRow(dto: PhoneNumberDto): PhoneRow {
   return { ...dto, successUpdated: false, failUpdated: false };
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /**
- * Reads count_success, count_fail, in_use and update_target events on 'client-admin' (payload.receiver: id,
- * count_success, count_fail, last_sent, in_use) as a change to the number's row (§4 Phone number
- * rows), the moved count flashing; null for anything else.
+ * Reads count_success, count_fail, in_use and update_target events on 'client-admin' (payload.receiver:
+ * the target number's row, whole after a blast message, its changed fields on update_target) as a
+ * change to the number's row (§4 Phone number rows), the moved count flashing; null for anything
+ * else (a count on the owner's channel, which has no receiver, or a tool's count).
  */
 export function receiverChange(message: LiveMessage): LiveChange<PhoneRow> | null {
-  const r = (message.payload?.receiver ?? null) as Record<string, unknown> | null;
-  const id = num(r?.id);
-  if (!r || id === undefined) return null;
-  const patch: Partial<PhoneRow> = {};
-  const inUse = num(r.in_use);
-  if (inUse !== undefined) patch.in_use = inUse;
+  if (isToolMessage(message)) return null;
   switch (message.event) {
     case 'count_success': {
-      const count = num(r.count_success);
-      if (count === undefined) return null;
-      patch.count_success = count;
-      if (typeof r.last_sent === 'string') patch.last_sent = r.last_sent;
-      return { key: id, patch: { ...patch, successUpdated: true } };
+      const r = message.payload.receiver;
+      if (!r) return null;
+      const patch = { count_success: r.count_success, last_sent: r.last_sent, in_use: r.in_use, successUpdated: true };
+      return { key: r.id, patch };
     }
     case 'count_fail': {
-      const count = num(r.count_fail);
-      if (count === undefined) return null;
-      patch.count_fail = count;
-      if (typeof r.last_sent === 'string') patch.last_sent = r.last_sent;
-      return { key: id, patch: { ...patch, failUpdated: true } };
+      const r = message.payload.receiver;
+      if (!r) return null;
+      return {
+        key: r.id,
+        patch: { count_fail: r.count_fail, last_sent: r.last_sent, in_use: r.in_use, failUpdated: true },
+      };
     }
-    case 'in_use':
-      return inUse === undefined ? null : { key: id, patch };
+    case 'in_use': {
+      const r = message.payload.receiver;
+      return { key: r.id, patch: { in_use: r.in_use } };
+    }
     case 'update_target': {
       // a failure receipt moved its counts, or the target opted out (status)
-      const success = num(r.count_success);
-      const fail = num(r.count_fail);
-      if (success !== undefined) patch.count_success = success;
-      if (fail !== undefined) patch.count_fail = fail;
-      if (typeof r.status === 'string' && (PHONE_STATUSES as readonly string[]).includes(r.status)) {
-        patch.status = r.status as PhoneStatus;
-      }
+      const { id, status, ...counts } = message.payload.receiver;
+      // the sender reads status as the column's text: a value the list does not know is left out
+      const known = PHONE_STATUSES.find((s) => s === status);
+      const patch: Partial<PhoneRow> = known ? { ...counts, status: known } : counts;
       return Object.keys(patch).length ? { key: id, patch } : null;
     }
     default:

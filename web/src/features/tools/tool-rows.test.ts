@@ -12,7 +12,9 @@ import {
   toToolRow,
 } from './tool-rows';
 
-const msg = (event: LiveMessage['event'], payload: Record<string, unknown>): LiveMessage => ({ event, payload });
+const gen = { deviceId: 'd', tool: 'generator', generatorId: 7 } as const;
+const val = { deviceId: 'd', tool: 'validator', validatorId: 2 } as const;
+const account: LiveMessage = { event: 'count_success', payload: { deviceId: 'd', value: 3, income: 0 } };
 
 const generator: GeneratorDto = {
   id: 7,
@@ -35,57 +37,66 @@ const generator: GeneratorDto = {
 
 describe('toolEventId', () => {
   it('reads the id of its own tool only; account events have none', () => {
-    expect(toolEventId(msg('progressing', { deviceId: 'd', generatorId: 7 }), 'generator')).toBe(7);
-    expect(toolEventId(msg('progressing', { deviceId: 'd', generatorId: '7' }), 'generator')).toBe(7);
-    expect(toolEventId(msg('progressing', { deviceId: 'd', generatorId: 7 }), 'validator')).toBeNull();
-    expect(toolEventId(msg('count_success', { deviceId: 'd', value: 3 }), 'generator')).toBeNull();
+    const payload = { value: '6281', target: 10, progress: 10 };
+    const ofGenerator: LiveMessage = { event: 'progressing', payload: { ...gen, ...payload } };
+    const ofValidator: LiveMessage = { event: 'progressing', payload: { ...val, ...payload } };
+    expect(toolEventId(ofGenerator, 'generator')).toBe(7);
+    expect(toolEventId(ofGenerator, 'validator')).toBeNull();
+    expect(toolEventId(ofValidator, 'validator')).toBe(2);
+    expect(toolEventId(account, 'generator')).toBeNull();
   });
 });
 
 describe('toolLivePatch', () => {
-  it('ignores events without the tool id (they belong to the WhatsApp list)', () => {
-    expect(toolLivePatch(msg('count_success', { deviceId: 'd', value: 3 }), 'generator')).toBeNull();
-    expect(toolLivePatch(msg('stop', { deviceId: 'd', status: 'idle' }), 'validator')).toBeNull();
+  it("ignores account events (they belong to the WhatsApp list) and the other tool's", () => {
+    expect(toolLivePatch(account, 'generator')).toBeNull();
+    expect(toolLivePatch({ event: 'stop', payload: { deviceId: 'd', status: 'idle' } }, 'validator')).toBeNull();
+    expect(toolLivePatch({ event: 'validating', payload: { ...val, status: 'validating' } }, 'generator')).toBeNull();
   });
 
   it('marks the row running on generating / validating, each on its own list', () => {
-    expect(toolLivePatch(msg('generating', { generatorId: 7, status: 'running' }), 'generator')).toMatchObject({
+    expect(
+      toolLivePatch({ event: 'generating', payload: { ...gen, status: 'generating' } }, 'generator'),
+    ).toMatchObject({
       status: 'generating',
       requesting: null,
     });
-    expect(toolLivePatch(msg('validating', { validatorId: 2 }), 'validator')).toMatchObject({ status: 'validating' });
-    expect(toolLivePatch(msg('validating', { generatorId: 7, validatorId: 7 }), 'generator')).toBeNull();
+    expect(
+      toolLivePatch({ event: 'validating', payload: { ...val, status: 'validating' } }, 'validator'),
+    ).toMatchObject({
+      status: 'validating',
+    });
   });
 
-  it('moves progress and the current number (generator) or position (validator), ending a wait', () => {
+  it('moves progress, and the current number on a generator, ending a wait', () => {
     expect(
       toolLivePatch(
-        msg('progressing', { generatorId: 7, value: '6281200000005', progress: 5.05, current_number: '6281200000005' }),
+        { event: 'progressing', payload: { ...gen, value: '6281200000005', target: 99, progress: 5.05 } },
         'generator',
       ),
     ).toEqual({ progress: 5.05, current_number: '6281200000005', waiting: false, waitTime: 0, attemptingCode: null });
     expect(
-      toolLivePatch(msg('progressing', { validatorId: 2, value: '6281', progress: 50, position: 4 }), 'validator'),
-    ).toEqual({ progress: 50, position: 4, waiting: false, waitTime: 0, attemptingCode: null });
+      toolLivePatch({ event: 'progressing', payload: { ...val, value: '6281', target: 8, progress: 50 } }, 'validator'),
+    ).toEqual({ progress: 50, waiting: false, waitTime: 0, attemptingCode: null });
   });
 
-  it('sets the counts from value and flashes them', () => {
-    expect(toolLivePatch(msg('count_success', { generatorId: 7, value: 4 }), 'generator')).toEqual({
+  it('sets the counts and progress from the event and flashes them', () => {
+    expect(toolLivePatch({ event: 'count_success', payload: { ...gen, value: 4, progress: 4 } }, 'generator')).toEqual({
       count_success: 4,
       successUpdated: true,
       attemptingCode: null,
+      progress: 4,
     });
-    expect(toolLivePatch(msg('count_fail', { validatorId: 2, value: '9', progress: 12.5 }), 'validator')).toEqual({
+    expect(toolLivePatch({ event: 'count_fail', payload: { ...val, value: 9, progress: 12.5 } }, 'validator')).toEqual({
       count_fail: 9,
       failUpdated: true,
       attemptingCode: null,
       progress: 12.5,
     });
-    expect(toolLivePatch(msg('count_fail', { validatorId: 2 }), 'validator')).toBeNull();
   });
 
   it('starts a wait with its seconds', () => {
-    expect(toolLivePatch(msg('waiting', { generatorId: 7, waitTime: 2 }), 'generator')).toEqual({
+    expect(toolLivePatch({ event: 'waiting', payload: { ...gen, waitTime: 2, value: '6281' } }, 'generator')).toEqual({
       waiting: true,
       waitTime: 2,
       attemptingCode: null,
@@ -94,16 +105,20 @@ describe('toolLivePatch', () => {
 
   it('shows a retried check with its code until the next step', () => {
     expect(
-      toolLivePatch(msg('attempting', { generatorId: 7, code: 'failed', value: '6281', attempt: 1 }), 'generator'),
-    ).toEqual({
-      waiting: false,
-      waitTime: 0,
-      attemptingCode: 'failed',
-    });
+      toolLivePatch(
+        { event: 'attempting', payload: { ...gen, code: 'failed', value: '6281', attempt: 1 } },
+        'generator',
+      ),
+    ).toEqual({ waiting: false, waitTime: 0, attemptingCode: 'failed' });
   });
 
-  it('ends a run at 100 % with its state on finished and on its own error event', () => {
-    expect(toolLivePatch(msg('finished', { generatorId: 7, state: 'finished', progress: 100 }), 'generator')).toEqual({
+  it('ends a run at 100 % with its state on finished and on its error event', () => {
+    expect(
+      toolLivePatch(
+        { event: 'finished', payload: { ...gen, state: 'finished', status: 'idle', progress: 100 } },
+        'generator',
+      ),
+    ).toEqual({
       status: 'idle',
       requesting: null,
       waiting: false,
@@ -113,13 +128,18 @@ describe('toolLivePatch', () => {
       progress: 100,
     });
     expect(
-      toolLivePatch(msg('error_validate', { validatorId: 2, state: 'Whatsapp is not connected' }), 'validator'),
+      toolLivePatch(
+        { event: 'error_validate', payload: { ...val, state: 'Whatsapp is not connected', status: 'idle' } },
+        'validator',
+      ),
     ).toMatchObject({ status: 'idle', state: 'Whatsapp is not connected', progress: 100 });
-    expect(toolLivePatch(msg('error_generate', { validatorId: 2, state: 'x' }), 'validator')).toBeNull();
   });
 
-  it('puts a stopped row back to idle without touching its progress', () => {
-    const p = toolLivePatch(msg('stop', { generatorId: 7, status: 'idle' }), 'generator');
+  it('puts a stopped row back to idle without touching its progress, also when its account is gone', () => {
+    const p = toolLivePatch(
+      { event: 'stop', payload: { deviceId: null, tool: 'generator', generatorId: 7, status: 'idle' } },
+      'generator',
+    );
     expect(p).toEqual({ status: 'idle', requesting: null, waiting: false, waitTime: 0, attemptingCode: null });
   });
 });

@@ -1,6 +1,7 @@
 import {
   fieldErrors,
   type GeneratorDto,
+  isToolMessage,
   type LiveMessage,
   TOOL_EXPORT,
   TOOL_TEXTS,
@@ -18,12 +19,6 @@ export const TOOL_RUNNING = {
   generator: { status: 'generating', text: 'Generating...' },
   validator: { status: 'validating', text: 'Validating...' },
 } as const;
-
-/** The error event that ends a run of each tool (§4). */
-const TOOL_ERROR_EVENT = { generator: 'error_generate', validator: 'error_validate' } as const;
-
-/** The payload key that names the row of an event. */
-const TOOL_ID_KEY = { generator: 'generatorId', validator: 'validatorId' } as const;
 
 /** A list row: the tool plus the transient flags of §4 "Transient row indicators". */
 export type ToolRow<T extends ToolDto = ToolDto> = T & {
@@ -54,21 +49,12 @@ export function toToolRow<T extends ToolDto>(dto: T): ToolRow<T> {
   };
 }
 
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-};
-
-/** The progress a count event may carry along. */
-const progressOf = (p: Record<string, unknown>): { progress?: number } => {
-  const progress = num(p.progress);
-  return progress === undefined ? {} : { progress };
-};
-
-/** The tool id an event names (`generatorId` or `validatorId`), or null: then it is a WhatsApp list event. */
+/** The tool id an event names (`generatorId` or `validatorId`) when it is about a `kind` tool, else null. */
 export function toolEventId(message: LiveMessage, kind: ToolKind): number | null {
-  const id = num(message.payload?.[TOOL_ID_KEY[kind]]);
-  return id !== undefined && id > 0 ? id : null;
+  if (!isToolMessage(message)) return null;
+  const p = message.payload;
+  if (p.tool !== kind) return null;
+  return p.tool === 'generator' ? p.generatorId : p.validatorId;
 }
 
 /** A change to a row of either tool. */
@@ -76,18 +62,17 @@ export type RowPatch = Partial<ToolRow<GeneratorDto> & ToolRow<ValidatorDto>>;
 
 /**
  * What a live event (§4 Live events) changes on the row of the tool it names, or null when the
- * event does not concern a `kind` list. The row is found with `toolEventId`.
+ * event does not concern a `kind` list (an account's event, or the other tool's). The row is
+ * found with `toolEventId`.
  */
 export function toolLivePatch(message: LiveMessage, kind: ToolKind): RowPatch | null {
-  if (toolEventId(message, kind) === null) return null;
-  const p = message.payload ?? {};
+  if (!isToolMessage(message) || message.payload.tool !== kind) return null;
   const idle = { status: 'idle', requesting: null, waiting: false, waitTime: 0, attemptingCode: null } as const;
   switch (message.event) {
     case 'generating':
     case 'validating':
-      if (message.event !== TOOL_RUNNING[kind].status) return null;
       return {
-        status: TOOL_RUNNING[kind].status,
+        status: message.event,
         requesting: null,
         state: null,
         waiting: false,
@@ -95,46 +80,29 @@ export function toolLivePatch(message: LiveMessage, kind: ToolKind): RowPatch | 
         attemptingCode: null,
       };
     case 'attempting':
-      return {
-        waiting: false,
-        waitTime: 0,
-        attemptingCode: p.code === undefined || p.code === null ? '' : String(p.code),
-      };
+      return { waiting: false, waitTime: 0, attemptingCode: message.payload.code };
     case 'progressing': {
-      const patch: RowPatch = { waiting: false, waitTime: 0, attemptingCode: null };
-      const progress = num(p.progress);
-      if (progress !== undefined) patch.progress = progress;
-      if (kind === 'generator') {
-        const current = p.current_number ?? p.value;
-        if (typeof current === 'string' || typeof current === 'number') patch.current_number = String(current);
-      } else {
-        const position = num(p.position);
-        if (position !== undefined) patch.position = position;
-      }
-      return patch;
+      const { progress, value } = message.payload;
+      // a generator shows the number it checks; a validator its progress only
+      const current = kind === 'generator' ? { current_number: value } : {};
+      return { waiting: false, waitTime: 0, attemptingCode: null, progress, ...current };
     }
     case 'count_success': {
-      const value = num(p.value) ?? num(p.count_success);
-      return value === undefined
-        ? null
-        : { count_success: value, successUpdated: true, attemptingCode: null, ...progressOf(p) };
+      const { value, progress } = message.payload;
+      return { count_success: value, successUpdated: true, attemptingCode: null, progress };
     }
     case 'count_fail': {
-      const value = num(p.value) ?? num(p.count_fail);
-      return value === undefined
-        ? null
-        : { count_fail: value, failUpdated: true, attemptingCode: null, ...progressOf(p) };
+      const { value, progress } = message.payload;
+      return { count_fail: value, failUpdated: true, attemptingCode: null, progress };
     }
     case 'waiting':
-      return { waiting: true, waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)), attemptingCode: null };
+      return { waiting: true, waitTime: Math.max(0, Math.round(message.payload.waitTime)), attemptingCode: null };
     case 'finished':
-      return { ...idle, state: typeof p.state === 'string' ? p.state : 'finished', progress: 100 };
     case 'error_generate':
     case 'error_validate':
-      if (message.event !== TOOL_ERROR_EVENT[kind]) return null;
-      return { ...idle, state: typeof p.state === 'string' ? p.state : message.event, progress: 100 };
+      // `state` is 'finished' or the error that ended the run
+      return { ...idle, state: message.payload.state, progress: 100 };
     case 'stop':
-    case 'idle':
       return { ...idle };
     default:
       return null;

@@ -1,4 +1,4 @@
-import { humanizeState, type LiveMessage, SAFETY_TEXTS, type WhatsappDto } from '@wa/shared';
+import { type AccountCount, humanizeState, isToolMessage, type LiveMessage, type WhatsappDto } from '@wa/shared';
 
 /** A list row: the account plus the transient flags of §3 ("Transient row flags"). */
 export interface AccountRow extends WhatsappDto {
@@ -54,55 +54,38 @@ const TRANSIENT_OFF = {
   waiting_reason: null,
 };
 
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-};
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-/** The day's count a blast message event carries (account safety's daily cap). */
-const sentToday = (p: Record<string, unknown>): Partial<AccountRow> => {
-  const n = num(p.sent_today);
-  return n === undefined ? {} : { sent_today: n };
-};
-
-/** A blast's end says the daily cap ended it: by its reason, or by the message it has always carried. */
-const endedAtCap = (p: Record<string, unknown>) => p.reason === 'daily_cap' || p.message === SAFETY_TEXTS.dailyCap;
+/** The day's count a blast message event carries (account safety's daily cap), when it does. */
+const sentToday = (p: AccountCount): Partial<AccountRow> =>
+  p.sent_today === undefined ? {} : { sent_today: p.sent_today };
 
 /**
  * What a live event (§4 Live events) changes on the row of the account it names
  * (`payload.deviceId`), or null when it does not concern the list.
  */
 export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null {
-  const p = message.payload ?? {};
   // a generator's or validator's events name their account too, but their counts are the tool's
-  if (p.generatorId !== undefined || p.validatorId !== undefined) return null;
+  if (isToolMessage(message)) return null;
   switch (message.event) {
     case 'count_success': {
-      const value = num(p.value) ?? num(p.count_success);
-      if (value === undefined) return null;
-      const income = num(p.income);
+      const p = message.payload;
       return {
-        count_success: value,
+        count_success: p.value,
         successUpdated: true,
         progressing: false,
-        ...(income === undefined ? {} : { income }),
+        income: p.income,
         ...sentToday(p),
       };
     }
-    case 'count_fail': {
-      const value = num(p.value) ?? num(p.count_fail);
-      if (value === undefined) return null;
-      return { count_fail: value, failUpdated: true, progressing: false, ...sentToday(p) };
-    }
+    case 'count_fail':
+      return {
+        count_fail: message.payload.value,
+        failUpdated: true,
+        progressing: false,
+        ...sentToday(message.payload),
+      };
     case 'count_synced': {
-      const patch: Partial<AccountRow> = {};
-      const s = num(p.count_success);
-      const f = num(p.count_fail);
-      const income = num(p.income);
-      if (s !== undefined) patch.count_success = s;
-      if (f !== undefined) patch.count_fail = f;
-      if (income !== undefined) patch.income = income;
-      return patch;
+      const { count_success, count_fail, income } = message.payload;
+      return { count_success, count_fail, income };
     }
     case 'sending':
       return { status: 'sending', requesting: null, blastFailed: false };
@@ -110,77 +93,53 @@ export function liveEventPatch(message: LiveMessage): Partial<AccountRow> | null
     case 'idle':
       return { status: 'idle', requesting: null, ...TRANSIENT_OFF };
     case 'finished':
-    case 'error_blast': {
-      const state = str(p.state);
+    case 'error_blast':
       return {
         status: 'idle',
         requesting: null,
         ...TRANSIENT_OFF,
-        ...(state ? { state: state as AccountRow['state'] } : {}),
-        ...(endedAtCap(p) ? { capReached: true } : {}),
+        state: message.payload.state,
+        // the end says the day is used up, whatever cap the row was fetched with
+        ...(message.payload.reason === 'daily_cap' ? { capReached: true } : {}),
       };
-    }
     case 'connection.update': {
-      const state = str(p.state) as AccountRow['state'] | undefined;
+      const { state, suspended_count } = message.payload;
       if (!state) return null;
       const patch: Partial<AccountRow> = { state, suspended: state === 'suspended' };
       // the worker puts an account that is not connected back to idle (conflict included, §4)
       if (state !== 'connected') Object.assign(patch, { status: 'idle', requesting: null, ...TRANSIENT_OFF });
-      const count = num(p.suspended_count);
-      if (count !== undefined) patch.suspended_count = count;
+      if (suspended_count !== undefined) patch.suspended_count = suspended_count;
       return patch;
     }
-    case 'suspended': {
-      const patch: Partial<AccountRow> = {
+    case 'suspended':
+      return {
         state: 'suspended',
         suspended: true,
+        suspended_count: message.payload.suspended_count,
         status: 'idle',
         requesting: null,
         ...TRANSIENT_OFF,
       };
-      const count = num(p.suspended_count);
-      if (count !== undefined) patch.suspended_count = count;
-      // §4: a suspended_count above 2 also updates the counts
-      if ((count ?? 0) > 2) {
-        const s = num(p.count_success);
-        const f = num(p.count_fail);
-        if (s !== undefined) patch.count_success = s;
-        if (f !== undefined) patch.count_fail = f;
-      }
-      return patch;
-    }
     case 'reconnecting':
       return { state: 'reconnecting...', ...TRANSIENT_OFF };
     case 'reset': {
-      const state = str(p.state) as AccountRow['state'] | undefined;
-      return {
-        resetting: false,
-        count_success: num(p.count_success) ?? 0,
-        count_fail: num(p.count_fail) ?? 0,
-        income: num(p.income) ?? 0,
-        ...(state ? { state } : {}),
-      };
+      const { state, count_success, count_fail, income } = message.payload;
+      return { resetting: false, count_success, count_fail, income, ...(state ? { state } : {}) };
     }
-    case 'attempting':
-      return {
-        ...TRANSIENT_OFF,
-        attempting: true,
-        attemptingCode: p.code === undefined || p.code === null ? null : String(p.code),
-      };
     case 'progressing':
       return { ...TRANSIENT_OFF, progressing: true };
     case 'waiting':
       return {
         ...TRANSIENT_OFF,
         waiting: true,
-        waitTime: Math.max(0, Math.round(num(p.waitTime) ?? 0)),
-        waitUntil: str(p.until) ?? null,
-        waiting_reason: str(p.reason) ?? null,
+        waitTime: Math.max(0, Math.round(message.payload.waitTime)),
+        waitUntil: message.payload.until ?? null,
+        waiting_reason: message.payload.reason ?? null,
       };
     case 'paused':
       return {
-        paused_until: str(p.paused_until) ?? null,
-        pause_reason: str(p.pause_reason) ?? null,
+        paused_until: message.payload.paused_until,
+        pause_reason: message.payload.pause_reason,
         status: 'idle',
         requesting: null,
         ...TRANSIENT_OFF,

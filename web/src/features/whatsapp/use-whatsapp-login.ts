@@ -1,9 +1,9 @@
-import { type ClientInfo, canOpen, type LiveMessage, newClientId, normalizeRole } from '@wa/shared';
+import { type ClientInfo, canOpen, newClientId, normalizeRole } from '@wa/shared';
 import QRCode from 'qrcode';
 import { type FormEvent, useEffect, useEffectEvent, useReducer } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
-import { useLiveEvents } from '../../api/use-live-events';
+import { byEvent, useLiveEvents } from '../../api/use-live-events';
 import { useAuth } from '../auth/auth-context';
 import { whatsappApi } from './api';
 import {
@@ -13,7 +13,6 @@ import {
   loginReducer,
   newClientRequest,
   pairingNumber,
-  socketError,
 } from './whatsapp-login';
 
 const qrImage = (qr: string) => QRCode.toDataURL(qr, { margin: 1, width: 264 });
@@ -40,20 +39,15 @@ export function useWhatsappLogin(reconnectId: number | null, type: string | null
       .catch((err) => dispatch({ type: 'error', text: errorText(err, 'Error fetching WhatsApp list') }));
   }, [reconnectId]);
 
-  const { connected } = useLiveEvents((m: LiveMessage) => {
-    const p = m.payload ?? {};
-    if (m.event === 'error') {
-      dispatch({ type: 'socket-error', deviceId: p.deviceId, ...socketError(p), next: newClientId() });
-    } else if (m.event === 'qr' || m.event === 'code') {
-      if (typeof p.deviceId !== 'string') return;
-      const id = p.deviceId;
-      const code = typeof p.code === 'string' ? p.code : null;
-      if (typeof p.qr !== 'string') dispatch({ type: 'challenge', id, qrImage: null, code });
-      else void qrImage(p.qr).then((image) => dispatch({ type: 'challenge', id, qrImage: image, code }));
-    } else if (m.event === 'authenticated' && typeof p.deviceId === 'string') {
-      dispatch({ type: 'authenticated', id: p.deviceId, info: (p.clientInfo ?? {}) as Partial<ClientInfo> });
-    }
-  });
+  const { connected } = useLiveEvents(
+    byEvent({
+      error: (p) => dispatch({ type: 'socket-error', deviceId: p.deviceId, text: p.message, next: newClientId() }),
+      qr: (p) =>
+        void qrImage(p.qr).then((image) => dispatch({ type: 'challenge', id: p.deviceId, qrImage: image, code: null })),
+      code: (p) => dispatch({ type: 'challenge', id: p.deviceId, qrImage: null, code: p.code }),
+      authenticated: (p) => dispatch({ type: 'authenticated', id: p.deviceId, info: p.clientInfo }),
+    }),
+  );
 
   // countdowns: 15 s while generating, then 60 s (QR) or 90 s (pairing code)
   const counting = state.phase === 'generating' || state.phase === 'showing';

@@ -12,7 +12,6 @@ import {
   newClientRequest,
   PHONE_62_MESSAGE,
   pairingNumber,
-  socketError,
 } from './whatsapp-login';
 
 const ID = 'id-1700000000000-1';
@@ -88,24 +87,11 @@ describe('the login of /whatsapp/create (§4 Account creation flow)', () => {
     });
   });
 
-  it('shows socket errors for this login (ending it) and server-wide ones, not other logins’', () => {
+  it("shows a socket error of this login (ending it), not other logins'", () => {
     const s = showing();
-    const mine = loginReducer(s, { type: 'socket-error', deviceId: ID, text: 'no room', global: false, next: 'n' });
+    const mine = loginReducer(s, { type: 'socket-error', deviceId: ID, text: 'no room', next: 'n' });
     expect(mine).toMatchObject({ phase: 'idle', error: 'no room', deviceId: 'n' });
-    const global = loginReducer(s, {
-      type: 'socket-error',
-      deviceId: undefined,
-      text: 'down',
-      global: true,
-      next: 'n',
-    });
-    expect(global).toMatchObject({ phase: 'showing', error: 'down' });
-    expect(loginReducer(s, { type: 'socket-error', deviceId: 'other', text: 'x', global: false, next: 'n' })).toBe(s);
-  });
-
-  it('reads the prefix of a socket error (§8)', () => {
-    expect(socketError({ type: 'mongoError', message: 'boom' })).toEqual({ text: 'mongo erorr : boom', global: true });
-    expect(socketError({ deviceId: ID, msg: 'busy' })).toEqual({ text: 'busy', global: false });
+    expect(loginReducer(s, { type: 'socket-error', deviceId: 'other', text: 'x', next: 'n' })).toBe(s);
   });
 
   it('formats the pairing code and checks the pairing number', () => {

@@ -46,27 +46,6 @@ export function pairingNumber(typed: string): string | null {
   return /^62\d{7,13}$/.test(digits) ? digits : null;
 }
 
-/** §8: socket errors of the create page carry the kind of failure as a prefix. */
-const ERROR_PREFIXES: Record<string, string> = {
-  unhandledRejection: 'unhandledRejection : ',
-  uncaughtException: 'uncaughtException : ',
-  mongo: 'mongo erorr : ',
-  mongoError: 'mongo erorr : ',
-};
-
-/**
- * An `error` event as the create page shows it: the text with its §8 prefix, and whether it is a
- * server-wide failure (no device id, a known kind) that shows whatever login is running.
- */
-export function socketError(payload: Record<string, unknown>): { text: string; global: boolean } {
-  const kind = typeof payload.type === 'string' ? payload.type : typeof payload.kind === 'string' ? payload.kind : '';
-  const text = String(payload.message ?? payload.msg ?? payload.error ?? 'Error');
-  return {
-    text: `${ERROR_PREFIXES[kind] ?? ''}${text}`,
-    global: payload.deviceId === undefined && kind in ERROR_PREFIXES,
-  };
-}
-
 /** The login running on a worker: its device id, how it logs in, and the proxy new-client gave it. */
 export interface Login {
   id: string;
@@ -136,13 +115,13 @@ export type LoginAction =
   | { type: 'authenticated'; id: string; info: Partial<ClientInfo> }
   | { type: 'saved'; id: string }
   | { type: 'failed'; id: string; text: string; next: string }
-  | { type: 'socket-error'; deviceId: unknown; text: string; global: boolean; next: string }
+  | { type: 'socket-error'; deviceId: string; text: string; next: string }
   | { type: 'tick' }
   | { type: 'expire'; next: string }
   | { type: 'cancel'; next: string };
 
 const waitingForPhone = (s: LoginState) => s.phase === 'generating' || s.phase === 'showing';
-const isCurrent = (s: LoginState, id: unknown) => s.login !== null && s.login.id === id;
+const isCurrent = (s: LoginState, id: string) => s.login !== null && s.login.id === id;
 
 /** The login is over (ended, failed, expired): a fresh device id and the generate button again. */
 function abandon(s: LoginState, next: string): LoginState {
@@ -221,12 +200,10 @@ export function loginReducer(s: LoginState, a: LoginAction): LoginState {
       return isCurrent(s, a.id) ? { ...s, login: null, saved: a.id } : s;
     case 'failed':
       return isCurrent(s, a.id) ? abandon({ ...s, error: a.text }, a.next) : s;
-    case 'socket-error': {
-      const mine = isCurrent(s, a.deviceId);
-      if (!mine && !a.global) return s;
+    case 'socket-error':
+      if (!isCurrent(s, a.deviceId)) return s;
       // this login is over on the server (it did not start, or no worker had room): start afresh
-      return mine && waitingForPhone(s) ? abandon({ ...s, error: a.text }, a.next) : { ...s, error: a.text };
-    }
+      return waitingForPhone(s) ? abandon({ ...s, error: a.text }, a.next) : { ...s, error: a.text };
     case 'tick':
       return waitingForPhone(s) ? { ...s, seconds: Math.max(0, s.seconds - 1) } : s;
     case 'expire':
