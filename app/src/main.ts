@@ -7,6 +7,7 @@ import { DbFileStore } from '@wa/core/files/db-file-store';
 import { copyLegacyUploads } from '@wa/core/files/legacy-uploads';
 import { createInfra } from '@wa/core/jobs/index';
 import { createLogger } from '@wa/core/logger';
+import { unhandledRejectionHandler } from '@wa/core/realtime/process-errors';
 import type { Webhooks } from '@wa/core/webhooks/webhooks';
 import { createApp } from '@wa/server/app';
 import { bootstrapInstallation } from '@wa/server/bootstrap';
@@ -114,7 +115,7 @@ async function main() {
     setTimeout(() => process.exit(0), 8000).unref();
   };
   // a driver's stray promise (whatsapp-web.js pairing, a browser that died) must not end the process
-  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+  process.on('unhandledRejection', unhandledRejectionHandler(log, bus));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -209,9 +209,23 @@ export interface LiveEventMap {
   authenticated: DeviceRef & { clientInfo: ClientInfo };
   /** a blast claimed a target number (client-admin only) */
   in_use: DeviceRef & { receiver: { id: number; in_use: number } };
-  /** a login that could not start, or that no worker would take */
-  error: DeviceRef & { message: string };
+  /**
+   * a login that could not start, or that no worker would take; or (`kind`, no device) a failure of
+   * a whole process, told to admins and devs (§8: shown on the create page with its prefix)
+   */
+  error: (DeviceRef & { message: string; kind?: undefined }) | ProcessError;
 }
+
+/** §8: the process-wide failures the create page shows, each with its prefix ('mongo' is the spec's database error). */
+export const PROCESS_ERROR_PREFIXES = {
+  unhandledRejection: 'unhandledRejection : ',
+  uncaughtException: 'uncaughtException : ',
+  mongo: 'mongo erorr : ',
+} as const;
+export type ProcessErrorKind = keyof typeof PROCESS_ERROR_PREFIXES;
+
+/** A failure of a whole process (the API's or a worker's), not of one device: `kind` says which. */
+export type ProcessError = { kind: ProcessErrorKind; message: string; deviceId?: undefined; tool?: undefined };
 
 export type LiveEvent = keyof LiveEventMap;
 
@@ -256,6 +270,14 @@ export type LiveMessageOf<E extends LiveEvent> = { event: E; payload: LiveEventM
 export type LiveMessage<E extends LiveEvent = LiveEvent> = {
   [K in E]: LiveEventMap[K] extends infer P ? (P extends unknown ? { event: K; payload: P } : never) : never;
 }[E];
+
+/** A process-wide failure (`error` with a `kind`, no device). */
+export type ProcessErrorMessage = { event: 'error'; payload: ProcessError };
+
+/** Whether the message is a process-wide failure rather than an event of one device. */
+export function isProcessError(message: LiveMessage): message is ProcessErrorMessage {
+  return message.event === 'error' && message.payload.kind !== undefined;
+}
 
 /** A message about a generator or validator: its payload names the tool (`tool`, and its id). */
 export type ToolLiveMessage = Extract<LiveMessage, { payload: ToolId }>;

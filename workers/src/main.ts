@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from '@wa/core/config';
 import { createLogger } from '@wa/core/logger';
+import { unhandledRejectionHandler } from '@wa/core/realtime/process-errors';
 import { startWorker } from './worker';
 
 /** `npm run worker`: a job-taking process; SIGTERM lets the jobs in flight finish first. */
@@ -27,7 +28,7 @@ async function main() {
       });
   };
   // a driver's stray promise (whatsapp-web.js pairing, a browser that died) must not end the process
-  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+  process.on('unhandledRejection', unhandledRejectionHandler(log, worker.bus));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

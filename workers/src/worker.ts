@@ -4,10 +4,13 @@ import { openDatabase } from '@wa/core/db/client';
 import { untilReachable } from '@wa/core/dependencies';
 import { createInfra } from '@wa/core/jobs/index';
 import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
 import { startEngine } from './engine/index';
 import { serveWorkerMetrics } from './metrics-server';
 
 export interface RunningWorker {
+  /** the bus the worker publishes on (its process-wide failures go to admins over it too) */
+  bus: EventBus;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export async function startWorker(config: Config, log: Logger): Promise<RunningW
     'worker ready',
   );
   return {
+    bus,
     close: async () => {
       await metrics?.close();
       // BullMQ's close waits for the jobs in flight to finish; then the sessions are let go

@@ -13,6 +13,7 @@ import {
   loginReducer,
   newClientRequest,
   pairingNumber,
+  processErrorText,
 } from './whatsapp-login';
 
 const qrImage = (qr: string) => QRCode.toDataURL(qr, { margin: 1, width: 264 });
@@ -41,7 +42,10 @@ export function useWhatsappLogin(reconnectId: number | null, type: string | null
 
   const { connected } = useLiveEvents(
     byEvent({
-      error: (p) => dispatch({ type: 'socket-error', deviceId: p.deviceId, text: p.message, next: newClientId() }),
+      error: (p) =>
+        p.kind === undefined
+          ? dispatch({ type: 'socket-error', deviceId: p.deviceId, text: p.message, next: newClientId() })
+          : dispatch({ type: 'process-error', text: processErrorText(p) }),
       qr: (p) =>
         void qrImage(p.qr).then((image) => dispatch({ type: 'challenge', id: p.deviceId, qrImage: image, code: null })),
       code: (p) => dispatch({ type: 'challenge', id: p.deviceId, qrImage: null, code: p.code }),

@@ -1,4 +1,11 @@
-import { humanizeState, isToolMessage, type LiveMessage, normalizeRole, WHATSAPP_FILTERS } from '@wa/shared';
+import {
+  humanizeState,
+  isProcessError,
+  isToolMessage,
+  type LiveMessage,
+  normalizeRole,
+  WHATSAPP_FILTERS,
+} from '@wa/shared';
 import { Send } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -21,8 +28,8 @@ import { type AccountRow, liveEventPatch, toRow } from './live-rows';
 /** Live events (§4) name their account by `payload.deviceId`, its client id. */
 const clientIdOf = (r: AccountRow) => r.clientid;
 function accountChange(message: LiveMessage): LiveChange<AccountRow> | null {
-  // a tool's events name the account that runs it; a target number's row change names none
-  if (isToolMessage(message) || message.event === 'update_target') return null;
+  // a tool's events name the account that runs it; a target number's row change and a process's failure name none
+  if (isToolMessage(message) || isProcessError(message) || message.event === 'update_target') return null;
   const patch = liveEventPatch(message);
   return patch && { key: message.payload.deviceId, patch };
 }

@@ -12,6 +12,7 @@ import {
   newClientRequest,
   PHONE_62_MESSAGE,
   pairingNumber,
+  processErrorText,
 } from './whatsapp-login';
 
 const ID = 'id-1700000000000-1';
@@ -92,6 +93,18 @@ describe('the login of /whatsapp/create (§4 Account creation flow)', () => {
     const mine = loginReducer(s, { type: 'socket-error', deviceId: ID, text: 'no room', next: 'n' });
     expect(mine).toMatchObject({ phase: 'idle', error: 'no room', deviceId: 'n' });
     expect(loginReducer(s, { type: 'socket-error', deviceId: 'other', text: 'x', next: 'n' })).toBe(s);
+  });
+
+  it('shows a process-wide failure with its §8 prefix, whatever login runs, without ending it', () => {
+    expect(processErrorText({ kind: 'unhandledRejection', message: 'boom' })).toBe('unhandledRejection : boom');
+    expect(processErrorText({ kind: 'uncaughtException', message: 'x' })).toBe('uncaughtException : x');
+    expect(processErrorText({ kind: 'mongo', message: 'down' })).toBe('mongo erorr : down');
+    const s = showing();
+    expect(loginReducer(s, { type: 'process-error', text: 'unhandledRejection : boom' })).toMatchObject({
+      phase: s.phase,
+      login: s.login,
+      error: 'unhandledRejection : boom',
+    });
   });
 
   it('formats the pairing code and checks the pairing number', () => {

@@ -2,6 +2,8 @@ import {
   type ClientInfo,
   GENERATING_WAIT_S,
   PAIRING_COUNTDOWN_S,
+  PROCESS_ERROR_PREFIXES,
+  type ProcessError,
   QR_COUNTDOWN_S,
   type Role,
   WA_ENGINES,
@@ -44,6 +46,11 @@ export function formatPairingCode(code: string): string {
 export function pairingNumber(typed: string): string | null {
   const digits = typed.trim().replace(/[\s\-.()]/g, '');
   return /^62\d{7,13}$/.test(digits) ? digits : null;
+}
+
+/** §8: a process-wide failure as the create page shows it, its text after its prefix. */
+export function processErrorText(p: ProcessError): string {
+  return `${PROCESS_ERROR_PREFIXES[p.kind]}${p.message}`;
 }
 
 /** The login running on a worker: its device id, how it logs in, and the proxy new-client gave it. */
@@ -116,6 +123,8 @@ export type LoginAction =
   | { type: 'saved'; id: string }
   | { type: 'failed'; id: string; text: string; next: string }
   | { type: 'socket-error'; deviceId: string; text: string; next: string }
+  /** §8: a process-wide failure (its text with its prefix), shown whatever login is running */
+  | { type: 'process-error'; text: string }
   | { type: 'tick' }
   | { type: 'expire'; next: string }
   | { type: 'cancel'; next: string };
@@ -204,6 +213,8 @@ export function loginReducer(s: LoginState, a: LoginAction): LoginState {
       if (!isCurrent(s, a.deviceId)) return s;
       // this login is over on the server (it did not start, or no worker had room): start afresh
       return waitingForPhone(s) ? abandon({ ...s, error: a.text }, a.next) : { ...s, error: a.text };
+    case 'process-error':
+      return { ...s, error: a.text };
     case 'tick':
       return waitingForPhone(s) ? { ...s, seconds: Math.max(0, s.seconds - 1) } : s;
     case 'expire':
