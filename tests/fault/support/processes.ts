@@ -50,12 +50,16 @@ export class ProductProcess {
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }
 
-  /** Issue 19's log rule: every line is one JSON object; counts each message. */
+  /**
+   * Issue 19's log rule: every line is one JSON object; counts each message. The first start's
+   * banner (issue 20: a box for the operator on stderr, the password in it only) is the one block
+   * that is not a log line.
+   */
   private readLines(text: string): void {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
     for (const line of lines) {
-      if (!line.trim()) continue;
+      if (!line.trim() || /^[┌│└]/.test(line)) continue;
       let msg: unknown;
       try {
         msg = (JSON.parse(line) as { msg?: unknown }).msg;
