@@ -7,7 +7,7 @@ import {
   WHATSAPP_FILTERS,
 } from '@wa/shared';
 import { Send } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { AddLink } from '../../components/add-link';
 import { Button } from '../../components/button';
@@ -23,7 +23,10 @@ import { useAuth } from '../auth/auth-context';
 import { accountActions } from './account-actions';
 import { accountColumns } from './account-columns';
 import { splitS, whatsappApi } from './api';
-import { type AccountRow, liveEventPatch, toRow } from './live-rows';
+import { type AccountRow, isCapped, liveEventPatch, toRow } from './live-rows';
+
+/** How often a list with an account at its daily cap looks for the next day. */
+const CAPPED_REFETCH_MS = 10 * 60_000;
 
 /** Live events (§4) name their account by `payload.deviceId`, its client id. */
 const clientIdOf = (r: AccountRow) => r.clientid;
@@ -60,6 +63,15 @@ export function WhatsappListPage() {
   );
   const list = useLiveList({ fetchPage, toRow, liveKey: clientIdOf, liveChange: accountChange, typedFrom: searchOf });
   const filter = splitS(list.s);
+  // account safety: a capped row's Start Blast waits for the next day, whose count of 0 a fetch
+  // brings; a page left open looks again every 10 minutes while a row is capped
+  const anyCapped = list.rows.some(isCapped);
+  const { refresh } = list;
+  useEffect(() => {
+    if (!anyCapped) return;
+    const timer = setInterval(refresh, CAPPED_REFETCH_MS);
+    return () => clearInterval(timer);
+  }, [anyCapped, refresh]);
 
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ notice: Notice; after?: () => void } | null>(null);
