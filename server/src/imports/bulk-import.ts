@@ -1,31 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
 import { DEFAULT_IMPORT_TUNING, type ImportTuning } from '@wa/core/config-engine';
 import type { Db } from '@wa/core/db/client';
 import { AppError, badRequest } from '@wa/core/errors';
 import { ImportFileError } from '@wa/core/imports/json-stream';
 import type { ImportFile } from '@wa/core/imports/records';
+import { type BulkOutcome, importAnswer } from './answer';
 import type { BulkTarget } from './bulk-target';
-import { ByteFile } from './byte-file';
 import { mergeCandidates } from './merge';
 import { importProfiler } from './profile';
-import { writeSkipped } from './skipped-list';
+import { listSkipped } from './skipped-list';
 import type { SkippedStore } from './skipped-store';
-import { stageFile } from './stage';
-import { writeChunk } from './write-chunk';
+import { refuseNothingToImport, stageFile } from './stage';
 
-export interface BulkOutcome {
-  created: number;
-  /** every row skipped (the answer lists the first IMPORT_SKIPPED_SHOWN) */
-  skipped: number;
-  /** the id of the full skipped list in the store (null when nothing was skipped) */
-  skippedId: string | null;
-  /** writes the answer as JSON into `out` and ends it, then removes the temp files */
-  send(out: Writable): Promise<void>;
-  discard(): void;
-}
+export type { BulkOutcome } from './answer';
 
 /** Where an import keeps its scratch files and whose skipped list it leaves behind. */
 export interface BulkImportContext {
@@ -36,44 +25,40 @@ export interface BulkImportContext {
   tuning?: ImportTuning;
 }
 
-/** A temp file of JSON items separated by commas, ready to be sent as the inside of an array. */
-export class ItemFile {
-  private readonly file: ByteFile;
-  count = 0;
-  constructor(dir: string, name: string) {
-    this.file = new ByteFile(path.join(dir, name));
-  }
-  get path() {
-    return this.file.path;
-  }
-  /** appends one item; returns a promise only when the caller must wait for the disk */
-  add(item: string): Promise<void> | undefined {
-    return this.file.add(this.count++ ? `,${item}` : item);
-  }
-  close(): Promise<void> {
-    return this.file.close();
-  }
-}
-
-async function pipeInto(res: Writable, file: string) {
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    if (res.destroyed) return;
-    await writeChunk(res, chunk as Buffer);
-  }
+/** A directory of its own for one import's temp files, and the way to remove them all. */
+function workDir(tmpRoot: string): { dir: string; discard: () => void } {
+  const dir = path.join(tmpRoot, `import-${Date.now()}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(dir, { recursive: true });
+  return { dir, discard: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
- * Imports a CSV or JSON file into `target` in three phases, so that blasts, which update the
- * same table's rows all the time, never wait on it:
- * 1. the upload is parsed to the end into temp files (`stageFile`), with no database work at all:
- *    a client that stalls or disconnects holds nothing but those files;
- * 2. the valid rows are inserted in chunks, each its own short transaction (`mergeCandidates`):
- *    plain INSERT … ON CONFLICT with the indexes kept, no table lock stronger than a row
- *    update's, no advisory lock;
- * 3. the skipped rows (unreadable, invalid, repeated in the file, already registered) are listed
- *    in file order with their line and reason: the first IMPORT_SKIPPED_SHOWN in the answer, all
- *    of them as a CSV in `ctx.store` for the importing user.
- * A file without any row to import (empty, or nothing valid in it) is refused with a 400.
+ * What the importer is told when a phase fails: the upload's own faults (a broken JSON file, a
+ * body cut off mid-read) as a 400 with their message, refusals as they are, anything else as it is.
+ */
+function asRefusal(err: unknown): unknown {
+  if (err instanceof ImportFileError) return badRequest(err.message);
+  if (err instanceof AppError) return err;
+  const e = err as { code?: string };
+  if (e?.code === 'ERR_STREAM_PREMATURE_CLOSE') return badRequest('The upload was cut off.');
+  return err;
+}
+
+/**
+ * Imports a CSV or JSON file into `target` in phases, so that blasts, which update the same
+ * table's rows all the time, never wait on it:
+ * 1. parse (`stageFile`, stage.ts): the upload is read to the end into temp files with no database
+ *    work at all, so a client that stalls or disconnects holds nothing but those files; a file with
+ *    no row to import is refused with a 400 here, before the database is asked anything;
+ * 2. merge (`mergeCandidates`, merge.ts): the valid rows are inserted in chunks, each its own short
+ *    transaction: plain INSERT … ON CONFLICT with the indexes kept, no table lock stronger than a
+ *    row update's, no advisory lock;
+ * 3. report: the skipped rows (unreadable, invalid, repeated in the file, already registered) in
+ *    file order with their line and reason, all of them as a CSV in `ctx.store` for the importing
+ *    user (`listSkipped`, skipped-list.ts), and the answer that lists the created rows and the first
+ *    IMPORT_SKIPPED_SHOWN skipped ones (`importAnswer`, answer.ts), sent by the caller.
+ * Each phase hands the next one files, not rows, so memory holds no more than a chunk of rows.
+ * A failed phase removes every temp file; the chunks merged before it stay (a re-import skips them).
  */
 export async function bulkImport(
   db: Db,
@@ -82,71 +67,17 @@ export async function bulkImport(
   ctx: BulkImportContext,
 ): Promise<BulkOutcome> {
   const tuning = ctx.tuning ?? DEFAULT_IMPORT_TUNING;
-  const dir = path.join(ctx.tmpRoot, `import-${Date.now()}-${randomBytes(4).toString('hex')}`);
-  mkdirSync(dir, { recursive: true });
-  const discard = () => rmSync(dir, { recursive: true, force: true });
+  const { dir, discard } = workDir(ctx.tmpRoot);
   const mark = importProfiler(tuning.profile);
-  const created = new ItemFile(dir, 'created.json');
-  const late = new ByteFile(path.join(dir, 'skipped-late.jsonl'));
-  let shown: string[];
-  let skippedTotal: number;
-  let skippedId: string | null = null;
   try {
     const staged = await stageFile(file, target, dir, mark);
-    if (staged.records === 0) throw badRequest('The file is empty.');
-    if (staged.candidates.count === 0) {
-      const first = staged.firstSkip;
-      throw badRequest(
-        `The file has no valid ${target.label}: ${staged.records} ${staged.records === 1 ? 'row' : 'rows'} skipped` +
-          (first ? ` (line ${first.line}: ${first.reason}).` : '.'),
-      );
-    }
-    const merged = await mergeCandidates(
-      db,
-      target,
-      staged.candidates,
-      { created, skipped: late },
-      tuning.chunkRows,
-      mark,
-    ).finally(() => Promise.all([created.close(), late.close()]));
-    const csvPath = path.join(dir, 'skipped.csv');
-    ({ shown, total: skippedTotal } = await writeSkipped(
-      target,
-      { early: staged.skipped.path, late: late.path },
-      merged.holders,
-      csvPath,
-    ));
-    if (skippedTotal > 0) skippedId = ctx.store.keep(ctx.owner, csvPath);
+    refuseNothingToImport(staged, target);
+    const merged = await mergeCandidates(db, target, staged.candidates, dir, tuning.chunkRows, mark);
+    const skipped = await listSkipped(target, staged, merged, dir, ctx);
     mark('skipped written');
+    return importAnswer(merged.created, skipped, discard);
   } catch (err) {
-    await created.close().catch(() => {});
-    await late.close().catch(() => {});
     discard();
-    if (err instanceof ImportFileError) throw badRequest(err.message);
-    if (err instanceof AppError) throw err;
-    const e = err as { code?: string };
-    if (e?.code === 'ERR_STREAM_PREMATURE_CLOSE') throw badRequest('The upload was cut off.');
-    throw err;
+    throw asRefusal(err);
   }
-
-  return {
-    created: created.count,
-    skipped: skippedTotal,
-    skippedId,
-    discard,
-    send: async (res: Writable) => {
-      try {
-        await writeChunk(res, '{"created":[');
-        await pipeInto(res, created.path);
-        await writeChunk(res, `],"skipped":[${shown.join(',')}],"total":${created.count},`);
-        await writeChunk(
-          res,
-          `"totalSkipped":${skippedTotal},"skipped_total":${skippedTotal},"skipped_id":${JSON.stringify(skippedId)}}`,
-        );
-        res.end();
-      } finally {
-        discard();
-      }
-    },
-  };
 }

@@ -82,3 +82,22 @@ export class ByteFile {
     return this.closed;
   }
 }
+
+/**
+ * A ByteFile of JSON items separated by commas: the inside of an array, so the merge writes the
+ * created rows once, in the answer's own form, and the answer sends the file as it is.
+ */
+export class ItemFile {
+  private readonly file: ByteFile;
+  count = 0;
+  constructor(readonly path: string) {
+    this.file = new ByteFile(path);
+  }
+  /** appends one item; returns a promise only when the caller must wait for the disk */
+  add(item: string): Promise<void> | undefined {
+    return this.file.add(this.count++ ? `,${item}` : item);
+  }
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}

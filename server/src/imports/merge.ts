@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import { type Db, type RawTx, withRawTransaction } from '@wa/core/db/client';
 import type { BulkTarget } from './bulk-target';
+import { ByteFile, ItemFile } from './byte-file';
 import { copyStream } from './copy-stream';
 import type { SkipLine } from './stage';
 
@@ -88,7 +90,7 @@ class HolderTable implements Holders {
  * to `skipped` (SkipLine), and the holder of every candidate's key is returned for the in-file
  * duplicates. A failure leaves the chunks before it in place; a re-import skips them.
  */
-export async function mergeCandidates(
+async function insertChunks(
   db: Db,
   target: BulkTarget,
   candidates: { path: string; count: number },
@@ -182,4 +184,39 @@ export async function mergeCandidates(
   }
   await writing;
   return { created, registered, holders };
+}
+
+/** What the merge left under the import's directory for the report. */
+export interface MergedFiles {
+  /** the created rows as the answer's JSON items, in file order (see ItemFile) */
+  created: { path: string; count: number };
+  /** the rows found already registered, as SkipLine JSON lines in file order */
+  registered: { path: string };
+  /** the row holding each candidate's key, for the in-file duplicates */
+  holders: Holders;
+}
+
+/**
+ * The merge phase: inserts the staged candidates (see `insertChunks`) and writes what the report
+ * needs into two files under `dir`, closed when this settles, whether it succeeded or not.
+ */
+export async function mergeCandidates(
+  db: Db,
+  target: BulkTarget,
+  candidates: { path: string; count: number },
+  dir: string,
+  chunkRows: number,
+  mark: (what: string) => void,
+): Promise<MergedFiles> {
+  const created = new ItemFile(path.join(dir, 'created.json'));
+  const registered = new ByteFile(path.join(dir, 'skipped-late.jsonl'));
+  const { holders } = await insertChunks(
+    db,
+    target,
+    candidates,
+    { created, skipped: registered },
+    chunkRows,
+    mark,
+  ).finally(() => Promise.all([created.close(), registered.close()]));
+  return { created: { path: created.path, count: created.count }, registered: { path: registered.path }, holders };
 }

@@ -1,9 +1,11 @@
 import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import { csvCell, IMPORT_SKIPPED_SHOWN } from '@wa/shared';
 import type { BulkTarget } from './bulk-target';
 import { ByteFile } from './byte-file';
-import type { Holders } from './merge';
-import type { SkipLine } from './stage';
+import type { Holders, MergedFiles } from './merge';
+import type { SkippedStore } from './skipped-store';
+import type { SkipLine, StagedFile } from './stage';
 
 /** The skipped rows of a file, one SkipLine at a time, in file order. */
 async function* skipLines(file: string): AsyncGenerator<SkipLine> {
@@ -41,7 +43,7 @@ export function skippedColumns(target: BulkTarget): string[] {
  * IMPORT_SKIPPED_SHOWN items as the answer's JSON (§3 Import result), in file order. A row that
  * repeats an earlier one of the file points at the row holding its key now (`holders`).
  */
-export async function writeSkipped(
+async function writeSkipped(
   target: BulkTarget,
   files: { early: string; late: string },
   holders: Holders,
@@ -83,4 +85,36 @@ export async function writeSkipped(
     await csv.close();
   }
   return { shown, total };
+}
+
+/** The skipped rows as the answer gives them. */
+export interface SkippedReport {
+  /** the first IMPORT_SKIPPED_SHOWN items, as JSON */
+  shown: string[];
+  /** every row skipped */
+  total: number;
+  /** the id of the full list in the store (null when nothing was skipped) */
+  id: string | null;
+}
+
+/**
+ * The skipped list of one import: the rows the parse skipped and those the merge found already
+ * registered, in file order, written as CSV under `dir` and kept in `keeper.store` for the
+ * importing user alone to download (nothing is kept when no row was skipped).
+ */
+export async function listSkipped(
+  target: BulkTarget,
+  staged: StagedFile,
+  merged: MergedFiles,
+  dir: string,
+  keeper: { store: SkippedStore; owner: number },
+): Promise<SkippedReport> {
+  const csvPath = path.join(dir, 'skipped.csv');
+  const { shown, total } = await writeSkipped(
+    target,
+    { early: staged.skipped.path, late: merged.registered.path },
+    merged.holders,
+    csvPath,
+  );
+  return { shown, total, id: total > 0 ? keeper.store.keep(keeper.owner, csvPath) : null };
 }

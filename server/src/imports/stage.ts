@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { badRequest } from '@wa/core/errors';
 import type { ImportFile } from '@wa/core/imports/records';
 import { readRecordBatches } from '@wa/core/imports/records';
 import type { BulkTarget } from './bulk-target';
@@ -87,4 +88,20 @@ export async function stageFile(
     skipped: { path: skipped.path, count: skips },
     firstSkip,
   };
+}
+
+/**
+ * Refuses (400) an upload the parse left nothing to merge from: empty, or no valid row in it, with
+ * the first skipped row's line and reason. Said before any database work, so such a file costs the
+ * database nothing.
+ */
+export function refuseNothingToImport(staged: StagedFile, target: BulkTarget): void {
+  if (staged.records === 0) throw badRequest('The file is empty.');
+  if (staged.candidates.count === 0) {
+    const first = staged.firstSkip;
+    throw badRequest(
+      `The file has no valid ${target.label}: ${staged.records} ${staged.records === 1 ? 'row' : 'rows'} skipped` +
+        (first ? ` (line ${first.line}: ${first.reason}).` : '.'),
+    );
+  }
 }

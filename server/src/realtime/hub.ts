@@ -3,10 +3,10 @@ import type { Duplex } from 'node:stream';
 import type { Actor } from '@wa/core/actor';
 import type { Logger } from '@wa/core/logger';
 import type { EventBus } from '@wa/core/realtime/bus';
-import { liveBusChannel } from '@wa/core/realtime/publish';
 import { channelsFor } from '@wa/shared';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { type AuthState, sessionFromToken } from '../auth/tokens';
+import { type Channel, channelTable } from './hub-channels';
 import {
   CLOSE_GRACE_MS,
   CLOSE_TOO_MANY_SOCKETS,
@@ -71,21 +71,6 @@ interface Client {
   shut: boolean;
 }
 
-interface Channel {
-  name: string;
-  /** sockets joined or joining: the bus subscription lives while this is above zero */
-  refs: number;
-  /** open sockets: the fan-out list */
-  sockets: Set<Client>;
-  /** settles once the bus subscription is live */
-  ready: Promise<void>;
-  off: (() => Promise<void>) | null;
-}
-
-function isLiveMessage(m: unknown): m is { event: string; payload?: unknown } {
-  return typeof m === 'object' && m !== null && typeof (m as { event?: unknown }).event === 'string';
-}
-
 /** Answers an upgrade request with a plain HTTP status and closes the connection. */
 function refuse(socket: Duplex, status: number): void {
   if (socket.destroyed) return;
@@ -100,9 +85,10 @@ function refuse(socket: Duplex, status: number): void {
 /**
  * The realtime hub (§7): authenticates WebSocket upgrades on `/ws`, joins each socket to exactly
  * `channelsFor(userId, role)`, and relays the bus messages of those channels (`ws:{channel}`) to
- * the sockets connected to this process. A bus channel is subscribed while at least one local
- * socket is in it. The socket is server→client only. When a user's token version is bumped on any
- * replica (TOKEN_VERSION_CHANNEL), the user's sockets opened with an older token are closed (4001).
+ * the sockets connected to this process. This file admits sockets and keeps them within their
+ * limits; the bus side (one subscription per channel, the fan-out) is hub-channels.ts. The socket
+ * is server→client only. When a user's token version is bumped on any replica
+ * (TOKEN_VERSION_CHANNEL), the user's sockets opened with an older token are closed (4001).
  */
 export function attachHub(server: Server, deps: HubDeps): Hub {
   const { bus, jwtSecret, log } = deps;
@@ -121,7 +107,6 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     autoPong: false,
   });
   const clients = new Set<Client>();
-  const channels = new Map<string, Channel>();
   /** each user's open sockets, oldest first (a Set keeps insertion order) */
   const byUser = new Map<number, Set<Client>>();
   const closedFor = { tooManySockets: 0, flooding: 0 };
@@ -133,61 +118,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     pending.add(p);
     p.finally(() => pending.delete(p));
   };
-
-  /** One serialisation per message, shared by every socket of the channel. */
-  function deliver(channel: Channel, message: unknown): void {
-    if (channel.sockets.size === 0) return;
-    if (!isLiveMessage(message)) {
-      log?.warn({ channel: channel.name }, 'realtime: ignored a bus message without an event');
-      return;
-    }
-    const data = Buffer.from(JSON.stringify({ event: message.event, payload: message.payload ?? {} }));
-    for (const client of channel.sockets) {
-      const ws = client.ws;
-      if (ws.readyState !== WebSocket.OPEN) continue;
-      if (ws.bufferedAmount > maxBuffered) {
-        if (client.dropped++ === 0) {
-          log?.warn({ userId: client.userId, buffered: ws.bufferedAmount }, 'realtime: slow socket, skipping messages');
-        }
-        continue;
-      }
-      // a Buffer is framed without a copy; binary: false keeps it a text frame
-      ws.send(data, { binary: false });
-    }
-  }
-
-  function acquire(name: string): Channel {
-    let channel = channels.get(name);
-    if (!channel) {
-      const created: Channel = { name, refs: 0, sockets: new Set(), off: null, ready: Promise.resolve() };
-      created.ready = bus
-        .subscribe(liveBusChannel(name), (m) => deliver(created, m))
-        .then(
-          (off) => {
-            created.off = off;
-          },
-          (err) => {
-            if (channels.get(name) === created) channels.delete(name);
-            throw err;
-          },
-        );
-      channels.set(name, created);
-      channel = created;
-    }
-    channel.refs += 1;
-    return channel;
-  }
-
-  function release(channel: Channel): void {
-    channel.refs -= 1;
-    if (channel.refs > 0) return;
-    if (channels.get(channel.name) === channel) channels.delete(channel.name);
-    track(
-      channel.ready
-        .then(() => channel.off?.())
-        .catch((err) => log?.warn({ err, channel: channel.name }, 'realtime: bus unsubscribe failed')),
-    );
-  }
+  const channels = channelTable({ bus, log, maxBuffered, track });
 
   function forget(client: Client): void {
     const mine = byUser.get(client.userId);
@@ -277,7 +208,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
       forget(client);
       for (const channel of joined) {
         channel.sockets.delete(client);
-        release(channel);
+        channels.release(channel);
       }
       if (client.dropped > 0) log?.warn({ userId, dropped: client.dropped }, 'realtime: slow socket closed');
     });
@@ -302,16 +233,16 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     if (closing || socket.destroyed) return refuse(socket, 503);
 
     // subscribe before the handshake completes: once the browser sees `open`, nothing is missed
-    const joined = channelsFor(userId, role).map(acquire);
+    const joined = channelsFor(userId, role).map((name) => channels.acquire(name));
     try {
       await Promise.all(joined.map((c) => c.ready));
     } catch (err) {
       log?.error({ err, userId }, 'realtime: bus subscribe failed');
-      for (const c of joined) release(c);
+      for (const c of joined) channels.release(c);
       return refuse(socket, 503);
     }
     if (closing || socket.destroyed) {
-      for (const c of joined) release(c);
+      for (const c of joined) channels.release(c);
       return refuse(socket, 503);
     }
     socket.off('error', onError);
@@ -321,7 +252,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
       open(ws, userId, session.tokenVersion, joined);
     });
     // without verifyClient, ws completes (or aborts) the handshake synchronously
-    if (!opened) for (const c of joined) release(c);
+    if (!opened) for (const c of joined) channels.release(c);
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -364,9 +295,9 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
     ws.readyState === WebSocket.CLOSED ? Promise.resolve() : new Promise<void>((r) => ws.once('close', () => r()));
 
   return {
-    stats: () => ({ sockets: clients.size, channels: channels.size }),
+    stats: () => ({ sockets: clients.size, channels: channels.size() }),
     inspect: () => ({
-      channels: Object.fromEntries([...channels.values()].map((c) => [c.name, c.sockets.size])),
+      channels: channels.counts(),
       sockets: [...clients].map((c) => ({
         userId: c.userId,
         channels: c.channels.map((ch) => ch.name),
