@@ -66,7 +66,8 @@ export default defineConfig({
           expect: { poll: { timeout: 5000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // each file has its own server, database and browser: two at a time on CI's two cores
+          maxWorkers: 2,
         },
       },
     ],
