@@ -1,0 +1,35 @@
+// `npm run typecheck`: `tsc --noEmit` for every package, as many at once as the machine has cores
+// (each tsc is one thread), the output of each printed whole when it ends. Fails if any fails.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+const projects = ['shared', 'core', 'server', 'workers', 'app', 'web', 'tests'];
+
+function check(project) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: root });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.on('close', (code) => {
+      if (out.trim()) process.stdout.write(`${out.trimEnd()}\n`);
+      if (code !== 0) console.error(`tsc -p ${project}: failed`);
+      resolve(code === 0);
+    });
+  });
+}
+
+const queue = [...projects];
+const lanes = Array.from({ length: Math.min(availableParallelism(), projects.length) }, async () => {
+  let ok = true;
+  for (let p = queue.shift(); p; p = queue.shift()) ok = (await check(p)) && ok;
+  return ok;
+});
+process.exit((await Promise.all(lanes)).every(Boolean) ? 0 : 1);
