@@ -1,5 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { isToolMessage, type LiveEventMap, type LiveMessage, type ToolLiveMessage } from './realtime';
+import {
+  isLiveEvent,
+  isProcessError,
+  isToolMessage,
+  type LiveEventMap,
+  type LiveMessage,
+  type ToolLiveMessage,
+} from './realtime';
 
 describe('isToolMessage', () => {
   it("tells a tool's message from an account's by `tool` alone, for the events both send", () => {
@@ -31,5 +38,16 @@ describe('isToolMessage', () => {
       // an account's end: a blast's, with its reason
       expectTypeOf(m.payload.reason).toEqualTypeOf<LiveEventMap['error_blast']['reason']>();
     }
+  });
+});
+
+describe('the names and kinds read off the wire', () => {
+  it('knows the live events of this version, and a process failure from a device error', () => {
+    expect(isLiveEvent('count_success')).toBe(true);
+    expect(isLiveEvent('connection.update')).toBe(true);
+    expect(isLiveEvent('a_newer_event')).toBe(false);
+    expect(isLiveEvent(undefined)).toBe(false);
+    expect(isProcessError({ event: 'error', payload: { kind: 'unhandledRejection', message: 'x' } })).toBe(true);
+    expect(isProcessError({ event: 'error', payload: { deviceId: 'd', message: 'no room' } })).toBe(false);
   });
 });

@@ -259,6 +259,11 @@ export const LIVE_EVENTS = everyKey<LiveEvent>()([
   'error',
 ]);
 
+/** Whether a name read off the wire is a live event of this version (the web's socket checks it). */
+export function isLiveEvent(name: unknown): name is LiveEvent {
+  return typeof name === 'string' && (LIVE_EVENTS as readonly string[]).includes(name);
+}
+
 /** One message of event `E`, its payload typed by the map: what a sender builds (publishLive). */
 export type LiveMessageOf<E extends LiveEvent> = { event: E; payload: LiveEventMap[E] };
 

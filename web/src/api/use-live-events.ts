@@ -1,4 +1,4 @@
-import type { LiveEvent, LiveEventMap, LiveMessage, LiveMessageOf } from '@wa/shared';
+import { isLiveEvent, type LiveEvent, type LiveEventMap, type LiveMessage, type LiveMessageOf } from '@wa/shared';
 import { useEffect, useRef, useState } from 'react';
 import { useAuth } from '../features/auth/auth-context';
 import { BACKOFF_MIN_MS, nextDelay, reconnectAfter } from './live-reconnect';
@@ -71,7 +71,8 @@ export function useLiveEvents(onMessage?: (message: LiveMessage) => void): LiveE
         } catch {
           return;
         }
-        if (!message || typeof message.event !== 'string') return;
+        // an event this dashboard does not know (a newer server's) reaches no reader typed for another
+        if (!isLiveEvent(message?.event)) return;
         setLatest(message);
         handler.current?.(message);
       };
