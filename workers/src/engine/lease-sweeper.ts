@@ -102,7 +102,9 @@ export class LeaseSweeper {
     const ids = [...new Set([...held.map((l) => l.accountId as number), ...this.restoring])];
     if (ids.length) {
       const keep = await accounts.renewLeases(ids, workerId, leaseMs);
-      for (const id of this.restoring) if (!keep.has(id)) this.lostWhileRestoring.add(id);
+      // only the ids this renewal asked for: one the sweep claimed while it was on its way was not
+      // among them, and is not lost (that race dropped fresh restores again and again)
+      for (const id of ids) if (this.restoring.has(id) && !keep.has(id)) this.lostWhileRestoring.add(id);
       const kept: LiveSession[] = [];
       for (const l of held) {
         if (keep.has(l.accountId as number)) {
