@@ -301,10 +301,13 @@ describe('the payout setting', () => {
     await page.locator('#payout_on').waitFor();
     expect(await page.inputValue('#payout_on')).toBe('accepted');
     await page.selectOption('#payout_on', 'delivered');
+    await expect.poll(() => page.inputValue('#payout_on')).toBe('delivered');
     await page.fill('input[name=undelivered_window_hours]', '0');
     await page.getByRole('button', { name: 'Simpan' }).click();
     await expect.poll(() => page.locator('[data-field-error=undelivered_window_hours]').count()).toBe(1);
     await page.fill('input[name=undelivered_window_hours]', '48');
+    // the refusal kept every other field as the admin left it
+    expect(await page.inputValue('#payout_on')).toBe('delivered');
     await page.getByRole('button', { name: 'Simpan' }).click();
     await expect.poll(() => page.getByText('Pengaturan berhasil disimpan.').count()).toBe(1);
     const [saved] = await rows<{ payout_on: string; undelivered_window_hours: number }>(

@@ -40,7 +40,8 @@ export function SettingsPage() {
       </>
     );
   }
-  const edit = (k: keyof SettingDto, v: string) => setForm({ ...form, [k]: v });
+  // builds on the latest form, not this render's: two edits in one frame both stay
+  const edit = (k: keyof SettingDto, v: string) => setForm((f) => f && { ...f, [k]: v });
   const save = (e: FormEvent) => {
     e.preventDefault();
     void submit.submit(settingsBody, form, async (data) => {
