@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '@wa/shared';
+import { type Ability, ROLES, type Role } from '@wa/shared';
 import type { Actor } from './actor';
 import { forbidden } from './errors';
 
@@ -23,7 +23,10 @@ interface Rule {
 
 const ADMIN_DEV = ['admin', 'dev'] as const;
 
-/** The one table. Adding an ability here is the only way a route or service can ask for it. */
+/**
+ * The one table: a rule for each name of ABILITIES (shared/src/abilities.ts) and for nothing else.
+ * Adding an ability there and here is the only way a route or service can ask for it.
+ */
 export const POLICY = {
   // users (§2 Members, §6 "Only admin and dev load the member list")
   'users.list': { any: ADMIN_DEV },
@@ -98,9 +101,9 @@ export const POLICY = {
 
   // dev monitor
   monitor: { any: ['dev'] },
-} satisfies Record<string, Rule>;
+} satisfies Record<Ability, Rule>;
 
-export type Ability = keyof typeof POLICY;
+export type { Ability };
 
 /** What an ability is asked about: whose row it is, and for some abilities that user's role. */
 export interface Resource {

@@ -1,3 +1,5 @@
+export * from './abilities';
+export * from './api';
 export * from './caption';
 export * from './constants';
 export * from './contract/apikeys';

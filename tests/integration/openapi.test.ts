@@ -1,8 +1,9 @@
-import { WEBHOOK_EVENTS } from '@wa/shared';
+import { API_ROUTES, type ApiRoute, WEBHOOK_EVENTS } from '@wa/shared';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
+import { DECLARED } from '../../server/src/http/route';
 import { buildOpenApi } from '../../server/src/modules/docs/openapi';
 import { ROUTES } from '../../server/src/modules/docs/registry';
 import { createTestDatabase } from '../support/db';
@@ -24,8 +25,8 @@ afterAll(async () => {
 interface Layer {
   /** the path the layer was declared with (app.use('/api', …), r.get('/:id', …)) */
   rawPath?: unknown;
-  route?: { path: unknown; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
+  route?: { path: unknown; methods: Record<string, boolean>; stack: Layer[] };
+  handle?: { stack?: Layer[]; [DECLARED]?: ApiRoute; ability?: string };
 }
 
 const join = (a: string, b: string) => `${a}/${b}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
@@ -46,6 +47,37 @@ function expressRoutes(stack: Layer[], prefix = ''): string[] {
       const mount = layer.rawPath ?? '/';
       if (typeof mount !== 'string') throw new Error(`A router mounted on a non-string path under ${prefix}`);
       out.push(...expressRoutes(layer.handle.stack, join(prefix, mount)));
+    }
+  }
+  return out;
+}
+
+/** One Express route under /api: where it answers, the declaration it was bound from, the abilities it asks. */
+interface Bound {
+  route: string;
+  declared?: ApiRoute;
+  abilities: string[];
+}
+
+/** Every route Express has under /api, with what `bind` left on its handlers. */
+function boundRoutes(stack: Layer[], prefix = ''): Bound[] {
+  const out: Bound[] = [];
+  for (const layer of stack) {
+    if (layer.route && typeof layer.route.path === 'string') {
+      const handles = layer.route.stack.map((l) => l.handle);
+      const declared = handles.map((h) => h?.[DECLARED]).find(Boolean);
+      const abilities = handles.map((h) => h?.ability).filter((a): a is string => typeof a === 'string');
+      for (const [method, on] of Object.entries(layer.route.methods)) {
+        if (!on || method === '_all') continue;
+        const path =
+          join(prefix, layer.route.path)
+            .replace(/^\/api(?=\/|$)/, '')
+            .replace(/:(\w+)/g, '{$1}') || '/';
+        if (join(prefix, layer.route.path).match(/^\/api(\/|$)/))
+          out.push({ route: `${method.toUpperCase()} ${path}`, declared, abilities });
+      }
+    } else if (layer.handle?.stack && typeof (layer.rawPath ?? '/') === 'string') {
+      out.push(...boundRoutes(layer.handle.stack, join(prefix, (layer.rawPath as string | undefined) ?? '/')));
     }
   }
   return out;
@@ -225,6 +257,35 @@ describe('the OpenAPI document', () => {
     expect(undocumented, `routes without an OpenAPI entry in server/src/modules/docs/registry.ts`).toEqual([]);
     const stale = [...documented].filter((r) => !actual.includes(r));
     expect(stale, 'registry entries with no such route').toEqual([]);
+  });
+});
+
+describe('one declaration per route (issue 21)', () => {
+  const bound = () => boundRoutes((app as unknown as { router: { stack: Layer[] } }).router.stack);
+
+  it('binds each declared route once, at its own path, behind the guard of its own ability', () => {
+    const all = bound();
+    for (const decl of API_ROUTES) {
+      const key = `${decl.method.toUpperCase()} ${decl.path}`;
+      const here = all.filter((b) => b.declared === decl);
+      expect(
+        here.map((b) => b.route),
+        key,
+      ).toEqual([key]);
+      const guard = decl.access === 'public' || decl.access === 'signed-in' ? [] : [decl.access];
+      expect(here[0].abilities, key).toEqual(guard);
+    }
+  });
+
+  it('builds the document from the very same declarations the router was bound from', () => {
+    const doc = buildOpenApi() as { paths: Record<string, Record<string, { summary: string; tags: string[] }>> };
+    for (const b of bound().filter((x) => x.declared)) {
+      const d = b.declared as ApiRoute;
+      const op = doc.paths[d.path]?.[d.method];
+      expect(op, b.route).toBeDefined();
+      expect(op.summary, b.route).toBe(d.summary);
+      expect(op.tags, b.route).toEqual([d.tag]);
+    }
   });
 });
 

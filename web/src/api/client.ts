@@ -1,11 +1,19 @@
-import type {
-  ApiError,
-  AuthResponse,
-  RegisterBody,
-  SettingDto,
-  UpdateUserBody,
-  UserDto,
-  ValidateResponse,
+import {
+  type Answer,
+  type ApiError,
+  type ApiRoute,
+  type AuthResponse,
+  type BodyIn,
+  type JsonRoute,
+  type ParamsIn,
+  pathOf,
+  type QueryIn,
+  queryString,
+  type RegisterBody,
+  SETTINGS,
+  type UpdateUserBody,
+  type UserDto,
+  type ValidateResponse,
 } from '@wa/shared';
 import { getToken } from '../lib/cookies';
 
@@ -28,7 +36,7 @@ export function errorText(err: unknown, fallback = 'Network error. Please try ag
 }
 
 interface CallOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   body?: unknown;
   /** sends the bearer token from the authToken cookie; without one no call is made */
   auth?: boolean;
@@ -142,7 +150,9 @@ export const usersApi = {
 };
 
 export const settingsApi = {
-  get: () => call<{ setting: SettingDto }>('/admin/setting/get', { fallback: 'Error fetching settings' }),
+  get: () => request(SETTINGS.get, { fallback: 'Error fetching settings' }),
+  update: (body: BodyIn<typeof SETTINGS.update>) =>
+    request(SETTINGS.update, { body, fallback: 'Error updating settings' }),
 };
 
 /**
@@ -171,4 +181,52 @@ export function upload<T>(path: string, file: File, fallback: string): Promise<T
   const form = new FormData();
   form.append('file', file);
   return sendForm<T>(path, 'POST', form, fallback);
+}
+
+/** What a call of a declared route sends: its parameters, query and body as the schemas take them. */
+export type CallInput<D> = ([ParamsIn<D>] extends [never] ? unknown : { params: ParamsIn<D> }) &
+  ([QueryIn<D>] extends [never] ? unknown : { query?: QueryIn<D> }) &
+  ([BodyIn<D>] extends [never] ? unknown : { body: BodyIn<D> }) &
+  Pick<CallOptions, 'fallback' | 'accept'>;
+
+/** The parts of a CallInput, whatever the route takes. */
+interface CallParts {
+  params?: Readonly<Record<string, unknown>>;
+  query?: Readonly<Record<string, unknown>>;
+  body?: unknown;
+}
+
+/** The address of a declared route with its parameters and query: for links and downloads too. */
+export function urlOf(route: Pick<ApiRoute, 'path'>, input: Pick<CallParts, 'params' | 'query'> = {}): string {
+  const q = queryString(input.query);
+  return `${pathOf(route, input.params)}${q ? `?${q}` : ''}`;
+}
+
+/**
+ * Calls a route by its declaration (shared/src/api): the path, method and whether it needs the
+ * token come from it, and the answer has the type of its response schema.
+ */
+export async function request<D extends JsonRoute>(route: D, input: CallInput<D>): Promise<Answer<D>> {
+  const parts = input as CallParts;
+  const answer = await call<unknown>(urlOf(route, parts), {
+    method: route.method === 'get' ? 'GET' : (route.method.toUpperCase() as CallOptions['method']),
+    body: parts.body,
+    auth: route.access !== 'public',
+    fallback: input.fallback,
+    accept: input.accept,
+  });
+  // the one place an answer takes its type: the server's schema for it, checked by openapi-responses.test.ts
+  return answer as Answer<D>;
+}
+
+/** Sends a declared multipart route (uploads, the template and validator forms). */
+export async function requestForm<D extends JsonRoute & { file: object }>(
+  route: D,
+  form: FormData,
+  input: Pick<CallInput<D>, 'fallback'> & ([ParamsIn<D>] extends [never] ? unknown : { params: ParamsIn<D> }),
+): Promise<Answer<D>> {
+  const parts = input as CallParts;
+  const method = route.method === 'put' ? 'PUT' : 'POST';
+  const answer = await sendForm<unknown>(urlOf(route, parts), method, form, input.fallback);
+  return answer as Answer<D>;
 }

@@ -1,12 +1,8 @@
-import { type Ability, POLICY } from '@wa/core/policy';
-import { counterUserParam, idParam, ROLES, type Role } from '@wa/shared';
+import { POLICY } from '@wa/core/policy';
+import { type Ability, type Access, counterUserParam, type HttpMethod, idParam, ROLES, type Role } from '@wa/shared';
 import type { z } from 'zod';
 
-/** What the OpenAPI registry says of one route (registry.ts lists them all). */
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
-
-/** Who may call a route: nobody signed in needed, any signed-in caller, or a policy ability. */
-export type Access = 'public' | 'signed-in' | Ability;
+export type { Access, HttpMethod };
 
 export interface RouteDoc {
   method: HttpMethod;
@@ -21,8 +17,8 @@ export interface RouteDoc {
   /** the multipart file field, when the body is multipart/form-data */
   file?: { name: string; required: boolean; description: string };
   /** query schemas (objects); several are merged, as a route that parses the query twice */
-  query?: z.ZodType | z.ZodType[];
-  params?: Record<string, z.ZodType>;
+  query?: z.ZodType | readonly z.ZodType[];
+  params?: Readonly<Record<string, z.ZodType>>;
   /**
    * what the route answers on success when it is not JSON: its schema is `type: string`, with
    * `format: binary` for application/octet-stream (a file as uploaded)
@@ -41,7 +37,7 @@ export interface RouteDoc {
    */
   failure?: z.ZodType;
   /** refusals worth naming beyond the generic 4XX `{msg}` (a 5XX above all), by status: what each means */
-  errors?: Record<number, string>;
+  errors?: Readonly<Record<number, string>>;
 }
 
 /** The roles `access` lets in: 'public', or the roles of the ability (any ∪ own). */

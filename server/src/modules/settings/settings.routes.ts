@@ -1,18 +1,13 @@
-import { parse } from '@wa/core/validate';
-import { settingsBody } from '@wa/shared';
+import { PUBLIC_SETTINGS, SETTINGS } from '@wa/shared';
 import { Router } from 'express';
-import { allow } from '../../http/auth';
+import { bind } from '../../http/route';
 import type { SettingsService } from './settings.service';
 
-/** §7 Settings: /api/admin/setting/…; every signed-in role reads (banner, bank list), admin and dev write. */
+/** §7 Settings: /api/admin/setting/…, as declared in shared/src/api/settings.ts. */
 export function settingsRoutes(settings: SettingsService): Router {
   const r = Router();
-  r.get('/get', allow('settings.read'), async (_req, res) => {
-    res.json(await settings.get());
-  });
-  r.put('/update', allow('settings.update'), async (req, res) => {
-    res.json(await settings.update(parse(settingsBody, req.body ?? {})));
-  });
+  bind(r, SETTINGS.get, () => settings.get());
+  bind(r, SETTINGS.update, ({ body }) => settings.update(body));
   return r;
 }
 
@@ -22,8 +17,6 @@ export function settingsRoutes(settings: SettingsService): Router {
  */
 export function publicSettingsRoutes(settings: SettingsService): Router {
   const r = Router();
-  r.get('/public', async (_req, res) => {
-    res.json(await settings.getPublic());
-  });
+  bind(r, PUBLIC_SETTINGS.get, () => settings.getPublic());
   return r;
 }

@@ -1,10 +1,10 @@
-import type { PublicSettingsDto } from '@wa/shared';
+import { PUBLIC_SETTINGS, type PublicSettingsDto } from '@wa/shared';
 import { useEffect, useState } from 'react';
-import { call, errorText } from '../../api/client';
+import { errorText, request } from '../../api/client';
 
 /** GET /api/settings/public: no token needed, so the public pages can read it too. */
 export const publicSettingsApi = {
-  get: () => call<PublicSettingsDto>('/settings/public', { auth: false, fallback: 'Error fetching settings' }),
+  get: () => request(PUBLIC_SETTINGS.get, { fallback: 'Error fetching settings' }),
 };
 
 /**

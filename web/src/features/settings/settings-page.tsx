@@ -1,6 +1,6 @@
 import { PAYOUT_ON, type PayoutOn, type SettingDto, settingsBody } from '@wa/shared';
 import { type FormEvent, useEffect, useState } from 'react';
-import { call, errorText, settingsApi } from '../../api/client';
+import { errorText, settingsApi } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { FormField, inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -45,11 +45,7 @@ export function SettingsPage() {
   const save = (e: FormEvent) => {
     e.preventDefault();
     void submit.submit(settingsBody, form, async (data) => {
-      const res = await call<{ setting: SettingDto; msg: string }>('/admin/setting/update', {
-        method: 'PUT',
-        body: data,
-        fallback: 'Error updating settings',
-      });
+      const res = await settingsApi.update(data);
       setForm(Object.fromEntries(Object.entries(res.setting).map(([k, v]) => [k, String(v)])) as Form);
       setDone(res.msg);
     });
