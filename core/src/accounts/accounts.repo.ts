@@ -1,8 +1,10 @@
 import type { ClientInfo, RunStatus, WaEngine, WhatsappDto, WhatsappState } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, rows } from '../db/client';
+import { type Columns, type Db, type Nullable, type RawRow, rows } from '../db/client';
+import type { proxies, whatsappAccounts } from '../db/schema/index';
 import { localDayEnd } from '../local-time';
 import { ACCOUNT_COLS, type AccountRow, toWhatsappDto } from './account-row';
+import { START_GUARD } from './blast-rules';
 
 /** What a saved login knows about its account. */
 export interface LoggedInAccount {
@@ -16,28 +18,24 @@ export interface LoggedInAccount {
   engine?: WaEngine | null;
 }
 
+type Account = RawRow<typeof whatsappAccounts>;
+
 /** An account's figures after a blast message: its counts, income, failure streak and the day's count. */
-export interface SendCounts {
-  count_success: number;
-  count_fail: number;
-  income: number;
-  fail_streak: number;
-  sent_today: number;
-}
+export type SendCounts = Pick<
+  Columns<typeof whatsappAccounts>,
+  'count_success' | 'count_fail' | 'income' | 'fail_streak' | 'sent_today'
+>;
 
 /** An account a sweep claimed, with what its new holder needs to restore the session. */
-export interface ClaimedAccount {
-  id: number;
-  clientid: string;
-  user_id: number;
-  proxy: string | null;
+export type ClaimedAccount = Pick<Account, 'id' | 'clientid' | 'user_id' | 'phonenumber'> & {
+  /** its proxy's value */
+  proxy: RawRow<typeof proxies>['value'] | null;
   /** the engine its stored session belongs to (null: whatsapp-web.js, from before engines) */
   engine: WaEngine | null;
   /** what the claim left it showing ('reconnecting...', or 'suspended'), its run status and number: its holder tells them */
   state: WhatsappState | null;
   status: RunStatus;
-  phonenumber: string | null;
-}
+};
 
 /**
  * The state an account shows for what its session says. A suspended account stays suspended,
@@ -55,7 +53,7 @@ const leaseUntil = (leaseMs: number) => sql`now() + ${leaseMs} * interval '1 mil
  * The one owner of the account state machine (§4 WhatsApp account state): every write to
  * whatsapp_accounts is one of these named transitions, for the API and the workers alike.
  *
- * - run status: `startSending` only from idle on a connected account that is not suspended,
+ * - run status: `startSending` only while the account keeps the start rules (blast-rules.ts),
  *   `stopSending` back to idle, `setRunStatus` by hand (an admin's repair);
  * - session state: `applySessionState` (suspension sticky, see shownState), `suspend`,
  *   `suspendForRule1`, `liftSuspension`;
@@ -119,7 +117,8 @@ export class AccountsRepo {
    * day's count for the daily cap (a new day in `timeZone` starts it again). Null when the account is gone.
    */
   async countSend(id: number, o: { success: boolean; fee: number; timeZone: string }): Promise<SendCounts | null> {
-    const [r] = await rows<SendCounts>(this.db, AccountsRepo.countSendSql(id, o));
+    // income is a bigint: text on node-postgres
+    const [r] = await rows<Pick<Account, keyof SendCounts>>(this.db, AccountsRepo.countSendSql(id, o));
     return r ? { ...r, income: Number(r.income) } : null;
   }
 
@@ -199,13 +198,12 @@ export class AccountsRepo {
 
   /**
    * A blast starts (at `startAt` when the member scheduled it): the switch the holder's loop reads
-   * flips to 'sending', only from idle on a connected account that is neither suspended nor paused,
-   * so of two starts one wins. Null when it did not flip.
+   * flips to 'sending' only while the account keeps the start rules (START_GUARD: idle, connected,
+   * neither suspended nor paused), so of two starts one wins. Null when it did not flip.
    */
   startSending(id: number, startAt: Date | null = null): Promise<WhatsappDto | null> {
     return this.one(sql`update whatsapp_accounts as w set status = 'sending', blast_start_at = ${startAt}, updated_at = now()
-                        where w.id = ${id} and w.status = 'idle' and w.state = 'connected' and not w.suspended
-                          and (w.paused_until is null or w.paused_until <= now())
+                        where w.id = ${id} and ${START_GUARD}
                         returning ${ACCOUNT_COLS}`);
   }
 
@@ -242,7 +240,7 @@ export class AccountsRepo {
 
   /** WhatsApp suspended the account: it stays suspended until activated; its new suspended_count. */
   async suspend(id: number): Promise<number> {
-    const [r] = await rows<{ suspended_count: number }>(
+    const [r] = await rows<Pick<Account, 'suspended_count'>>(
       this.db,
       sql`update whatsapp_accounts set suspended = true, suspended_count = suspended_count + 1, updated_at = now()
           where id = ${id} returning suspended_count`,
@@ -256,7 +254,7 @@ export class AccountsRepo {
    * suspended_count, or null when it is gone.
    */
   async suspendForRule1(id: number): Promise<number | null> {
-    const [r] = await rows<{ suspended_count: number }>(
+    const [r] = await rows<Pick<Account, 'suspended_count'>>(
       this.db,
       sql`update whatsapp_accounts
           set suspended = true, suspended_count = suspended_count + 1, state = 'suspended', status = 'idle', updated_at = now()
@@ -290,7 +288,7 @@ export class AccountsRepo {
    * starts after it). Returns how many there are in the current window.
    */
   async countDrop(id: number, windowMinutes: number): Promise<number> {
-    const [r] = await rows<{ drops: number }>(
+    const [r] = await rows<Pick<Account, 'drops'>>(
       this.db,
       sql`update whatsapp_accounts as w
           set drops = case when w.drops_since > now() - ${windowMinutes} * interval '1 minute' then w.drops + 1 else 1 end,
@@ -385,7 +383,7 @@ export class AccountsRepo {
 
   /** The switches of the account's loops: a blast runs while 'sending', nothing while suspended. */
   async runSwitches(id: number): Promise<{ status: string; suspended: boolean } | null> {
-    const [r] = await rows<{ status: string; suspended: boolean }>(
+    const [r] = await rows<Pick<Account, 'status' | 'suspended'>>(
       this.db,
       sql`select status, suspended from whatsapp_accounts where id = ${id}`,
     );
@@ -398,7 +396,7 @@ export class AccountsRepo {
    */
   async switchesOf(ids: number[]): Promise<Array<{ id: number; state: string | null; blasting: boolean }>> {
     if (!ids.length) return [];
-    return rows<{ id: number; state: string | null; blasting: boolean }>(
+    return rows<Pick<Account, 'id' | 'state'> & { blasting: boolean }>(
       this.db,
       sql`select id, state,
                  (status = 'sending' and not suspended and (paused_until is null or paused_until <= now())) as blasting
@@ -408,7 +406,7 @@ export class AccountsRepo {
 
   /** The stored value of the account's proxy, if it has one. */
   async proxyOf(id: number): Promise<string | null> {
-    const [r] = await rows<{ value: string | null }>(
+    const [r] = await rows<Nullable<Pick<RawRow<typeof proxies>, 'value'>>>(
       this.db,
       sql`select p.value from whatsapp_accounts w left join proxies p on p.id = w.proxy_id where w.id = ${id}`,
     );

@@ -7,7 +7,10 @@ import type { Db } from '@wa/core/db/client';
  */
 export type Transaction<R> = <T>(work: (repos: R) => Promise<T>) => Promise<T>;
 
-/** A Transaction over `db` whose repositories `bind` builds on each transaction's handle. */
+/**
+ * A Transaction over `db` whose repositories `bind` builds on each transaction's handle (a
+ * transaction's handle is a Db: see core/src/db/client.ts).
+ */
 export function transaction<R>(db: Db, bind: (tx: Db) => R): Transaction<R> {
-  return <T>(work: (repos: R) => Promise<T>) => db.transaction((tx) => work(bind(tx as unknown as Db)));
+  return <T>(work: (repos: R) => Promise<T>) => db.transaction((tx) => work(bind(tx)));
 }

@@ -1,7 +1,8 @@
 import type { SendCounts } from '@wa/core/accounts/accounts.repo';
 import { DAILY_CAP, SENT_TODAY } from '@wa/core/accounts/daily-cap';
 import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
-import { type Db, preparedRows, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type Nullable, preparedRows, type RawRow, rows } from '@wa/core/db/client';
+import type { messageTemplates, phoneNumbers, settings, users, whatsappAccounts } from '@wa/core/db/schema/index';
 import { today } from '@wa/core/ledger/daily';
 import type { PayoutOn } from '@wa/shared';
 import { sql } from 'drizzle-orm';
@@ -34,11 +35,7 @@ export interface BlastPlan {
 }
 
 /** A target number claimed for one send (its row says in_use = 1, claimed_by = the account). */
-export interface ClaimedTarget {
-  id: number;
-  number: string;
-  name: string;
-}
+export type ClaimedTarget = Pick<RawRow<typeof phoneNumbers>, 'id' | 'number' | 'name'>;
 
 export interface BlastTemplate {
   id: number;
@@ -46,37 +43,40 @@ export interface BlastTemplate {
   textWa: string;
 }
 
-export interface ReceiverRow {
-  id: number;
-  count_success: number;
-  count_fail: number;
-  last_sent: string | null;
-  in_use: number;
-}
+/** A target's counts after a send or a receipt; `last_sent` as text (ISO from the outcome, PostgreSQL's in JSON). */
+export type ReceiverRow = Pick<
+  RawRow<typeof phoneNumbers>,
+  'id' | 'count_success' | 'count_fail' | 'last_sent' | 'in_use'
+>;
 
 /** An account's figures after a blast message. */
 export type AccountCounts = SendCounts;
 
-export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | null> {
-  const [r] = await preparedRows<{
-    user_id: number;
-    status: string;
-    state: string | null;
-    suspended: boolean;
-    fee: number | string | null;
-    referrer_id: number | null;
-    referral_percent: number | null;
-    imin: number | null;
-    imax: number | null;
-    account_interval: number | null;
-    fail_streak_pause: number | null;
+/**
+ * What blastPlan selects (a prepared statement: `blast_start_at` is a Date on PostgreSQL, text on
+ * PGlite): the account's columns, its member's referrer, the settings' (left joined), and the
+ * effective fee, intervals and daily cap.
+ */
+type PlanRow = Pick<
+  RawRow<typeof whatsappAccounts, Date | string>,
+  'user_id' | 'status' | 'state' | 'suspended' | 'blast_start_at'
+> &
+  Pick<RawRow<typeof users>, 'referrer_id'> &
+  Nullable<
+    Pick<RawRow<typeof settings>, 'fail_streak_pause' | 'send_window_start' | 'send_window_end' | 'payout_on'>
+  > & {
+    /** EFFECTIVE_FEE (null: no settings row) */
+    fee: number | null;
+    referral_percent: number;
+    imin: number;
+    imax: number;
+    account_interval: RawRow<typeof whatsappAccounts>['interval'];
     daily_cap: number | null;
     sent_today: number;
-    send_window_start: string | null;
-    send_window_end: string | null;
-    blast_start_at: Date | string | null;
-    payout_on: string | null;
-  }>(
+  };
+
+export async function blastPlan(db: Db, accountId: number): Promise<BlastPlan | null> {
+  const [r] = await preparedRows<PlanRow>(
     db,
     sql`select w.user_id, w.status, w.state, w.suspended,
                ${EFFECTIVE_FEE} as fee,
@@ -125,7 +125,7 @@ export interface UsedTemplate extends BlastTemplate {
  * (templates take turns on every account, and accounts never wait on each other's template rows).
  */
 export async function activeTemplates(db: Db, accountId: number): Promise<UsedTemplate[]> {
-  const list = await preparedRows<{ id: number; media: string | null; text_wa: string; uses: number }>(
+  const list = await preparedRows<Pick<RawRow<typeof messageTemplates>, 'id' | 'media' | 'text_wa'> & { uses: number }>(
     db,
     sql`select t.id, t.media, t.text_wa, coalesce(u.uses, 0)::int as uses from message_templates t
         left join template_uses u on u.template_id = t.id and u.whatsapp_id = ${accountId}::int
@@ -208,7 +208,7 @@ export async function promote(db: Db, userId: number): Promise<boolean> {
 /** How many more accepted messages the member needs for the next level; null when there is none. */
 export async function levelGap(db: Db, userId: number): Promise<number | null> {
   // prepared: a blast asks every 50 messages, and planning it took 20 times longer than running it
-  const [r] = await preparedRows<{ gap: string | number }>(
+  const [r] = await preparedRows<{ gap: Int8 }>(
     db,
     sql`with ${LEVEL_STEPS(userId)} select nxt.requirement_blast - n.c as gap from nxt, n`,
   );

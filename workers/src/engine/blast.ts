@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import { runBreaks } from '@wa/core/accounts/blast-rules';
 import type { Db } from '@wa/core/db/client';
 import { type Dependency, type DependencyMonitor, WAITING_TEXTS } from '@wa/core/dependencies';
 import { mimeOf } from '@wa/core/files/file-store';
@@ -224,18 +225,26 @@ export class BlastRunner extends LoopRunner {
     while (!this.stopping) {
       const current = await this.current();
       const plan = current?.plan;
-      // stopped (the API said so and told the browsers), or no longer connected (the state event did)
-      if (plan?.status !== 'sending' || plan.state !== 'connected' || plan.suspended) return;
+      if (!plan) return;
+      const scheduled = plan.startAt ? plan.startAt.getTime() - Date.now() : 0;
+      // the rules of a running blast (RUN_RULES in blast-rules.ts)
+      const account = {
+        status: plan.status,
+        state: plan.state,
+        suspended: plan.suspended,
+        sent_today: plan.sentToday,
+        daily_cap: plan.dailyCap,
+      };
+      const broken = runBreaks(account, scheduled > 0);
+      // stopped (the API said so and told the browsers), no longer connected (the state event did), suspended
+      if (broken?.ends === 'quiet') return;
       if (!announced) {
         await this.deps.emit('sending', { deviceId, status: 'sending' });
         announced = true;
       }
-      // account safety: a scheduled blast waits for its time; the daily cap ends the blast for the
-      // day; outside the send window the blast waits. The row says until when.
-      const scheduled = plan.startAt ? plan.startAt.getTime() - Date.now() : 0;
-      if (scheduled <= 0 && plan.sentToday >= plan.dailyCap) {
-        return this.finish('finished', SAFETY_TEXTS.dailyCap, 'daily_cap');
-      }
+      // account safety: the daily cap ends the blast for the day (unless it is scheduled for later)
+      if (broken) return this.finish('finished', broken.refusal(account, deviceId), broken.ends);
+      // a scheduled blast waits for its time; outside the send window the blast waits. The row says until when.
       const wait = Math.max(scheduled, msUntilWindow(new Date(), plan.windowStart, plan.windowEnd, this.deps.timeZone));
       if (wait > 0) {
         await this.waitFor(wait);

@@ -1,5 +1,6 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
-import { type Db, preparedRows, rows } from '@wa/core/db/client';
+import { type Db, type Prefixed, preparedRows, type RawRow, rows } from '@wa/core/db/client';
+import type { phoneNumbers, whatsappAccounts } from '@wa/core/db/schema/index';
 import { dayOf, today } from '@wa/core/ledger/daily';
 import type { PayoutOn } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -35,20 +36,18 @@ export interface Outcome {
   nextStarted: boolean;
 }
 
-export type OutcomeRow = {
-  k: number;
-  r_id: number;
-  r_count_success: number;
-  r_count_fail: number;
-  r_last_sent: Date | string | null;
-  r_in_use: number;
-  count_success: number;
-  count_fail: number;
-  income: number | string;
-  fail_streak: number;
-  sent_today: number;
-  next_started: boolean;
-};
+/**
+ * A row of `outcomesSql` (a prepared statement: `r_last_sent` is a Date on PostgreSQL, text on
+ * PGlite): the outcome's index, its target's row under `r_`, its account's figures (`income` a
+ * bigint) and whether the next claim was marked started.
+ */
+export type OutcomeRow = { k: number } & Prefixed<
+  'r_',
+  Pick<RawRow<typeof phoneNumbers, Date | string>, 'id' | 'count_success' | 'count_fail' | 'last_sent' | 'in_use'>
+> &
+  Pick<RawRow<typeof whatsappAccounts>, 'count_success' | 'count_fail' | 'income' | 'fail_streak' | 'sent_today'> & {
+    next_started: boolean;
+  };
 
 /** One outcome as the statement reads it (jsonb_to_recordset). */
 function outcomeRecord(o: OutcomeInput, k: number) {

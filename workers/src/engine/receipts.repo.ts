@@ -1,5 +1,6 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
+import type { whatsappAccounts } from '@wa/core/db/schema/index';
 import { dayOf } from '@wa/core/ledger/daily';
 import { sql } from 'drizzle-orm';
 import type { AckKind } from '../drivers/types';
@@ -152,13 +153,9 @@ export async function accountFigures(
   db: Db,
   accountId: number,
 ): Promise<{ count_success: number; count_fail: number; income: number; delivered: number; read: number } | null> {
-  const [r] = await rows<{
-    count_success: number;
-    count_fail: number;
-    income: string | number;
-    delivered: string | number;
-    read: string | number;
-  }>(
+  const [r] = await rows<
+    Pick<RawRow<typeof whatsappAccounts>, 'count_success' | 'count_fail' | 'income'> & { delivered: Int8; read: Int8 }
+  >(
     db,
     sql`select w.count_success, w.count_fail, w.income,
                coalesce((select sum(d.delivered) from account_daily d where d.whatsapp_id = w.id), 0) as delivered,

@@ -1,4 +1,5 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { numberChecks, phoneNumbers, settings } from '@wa/core/db/schema/index';
 import { today } from '@wa/core/ledger/daily';
 import { normalizePhone } from '@wa/shared';
 import { sql } from 'drizzle-orm';
@@ -12,7 +13,7 @@ export interface SafetySettings {
 }
 
 export async function safetySettings(db: Db): Promise<SafetySettings> {
-  const [r] = await rows<{ optout_keywords: string; fail_streak_pause: number; pause_hours: number }>(
+  const [r] = await rows<Pick<RawRow<typeof settings>, 'optout_keywords' | 'fail_streak_pause' | 'pause_hours'>>(
     db,
     sql`select optout_keywords, fail_streak_pause, pause_hours from settings where id = 1`,
   );
@@ -74,23 +75,22 @@ export async function logIncoming(
     ).length > 0;
   const optout = byKeyword || byButton;
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
     const [target] = optout
-      ? await rows<{ id: number; status: string }>(
-          t,
+      ? await rows<Pick<RawRow<typeof phoneNumbers>, 'id' | 'status'>>(
+          tx,
           sql`update phone_numbers set status = 'optout' where number = ${sender}
               returning id, status`,
         )
-      : await rows<{ id: number; status: string }>(
-          t,
+      : await rows<Pick<RawRow<typeof phoneNumbers>, 'id' | 'status'>>(
+          tx,
           sql`select id, status from phone_numbers where number = ${sender}`,
         );
-    await t.execute(sql`
+    await tx.execute(sql`
       insert into incoming_messages (whatsapp_id, phone_number_id, sender, text, button_id, optout)
       values (${m.accountId}, ${target?.id ?? null}, ${sender}, ${m.text.slice(0, 4000)}, ${m.buttonId}, ${optout})`);
     // the account's day row counts its opt-outs (the report's optout column)
     if (optout) {
-      await t.execute(sql`
+      await tx.execute(sql`
         insert into account_daily as d (whatsapp_id, day, user_id, optout)
         select w.id, ${today(timeZone)}, w.user_id, 1 from whatsapp_accounts w where w.id = ${m.accountId}
         on conflict (whatsapp_id, day) do update set optout = d.optout + 1`);
@@ -101,7 +101,7 @@ export async function logIncoming(
 
 /** What the generator and validator checks read of settings. */
 export async function checkSettings(db: Db): Promise<{ budget: number; cacheDays: number }> {
-  const [r] = await rows<{ check_budget_daily: number; check_cache_days: number }>(
+  const [r] = await rows<Pick<RawRow<typeof settings>, 'check_budget_daily' | 'check_cache_days'>>(
     db,
     sql`select check_budget_daily, check_cache_days from settings where id = 1`,
   );
@@ -111,7 +111,7 @@ export async function checkSettings(db: Db): Promise<{ budget: number; cacheDays
 /** A number's check result from the last `days` days, or null when it must be asked again. */
 export async function cachedCheck(db: Db, number: string, days: number): Promise<boolean | null> {
   if (days <= 0) return null;
-  const [r] = await rows<{ registered: boolean }>(
+  const [r] = await rows<Pick<RawRow<typeof numberChecks>, 'registered'>>(
     db,
     sql`select registered from number_checks where number = ${number} and checked_at > now() - ${days} * interval '1 day'`,
   );

@@ -1,4 +1,5 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { whatsappAccounts, whatsappSends } from '@wa/core/db/schema/index';
 import type { SendMessageJob } from '@wa/core/jobs/names';
 import { sql } from 'drizzle-orm';
 
@@ -20,10 +21,10 @@ export interface SendStep {
   interval: number;
 }
 
-export interface SendCounts {
-  count_success: number;
-  count_fail: number;
-}
+type Send = RawRow<typeof whatsappSends>;
+type Account = RawRow<typeof whatsappAccounts>;
+
+export type SendCounts = Pick<Send, 'count_success' | 'count_fail'>;
 
 /** Records the send a job names, unless it is there already (the API writes it first). */
 export async function ensureSend(db: Db, job: SendMessageJob): Promise<{ clientid: string; status: string } | null> {
@@ -32,7 +33,7 @@ export async function ensureSend(db: Db, job: SendMessageJob): Promise<{ clienti
     select ${job.sendId}, w.id, ${job.requestedBy}, ${job.message}, ${sql.param(job.receivers)}::text[]
     from whatsapp_accounts w where w.id = ${job.accountId}
     on conflict (id) do nothing`);
-  const [r] = await rows<{ clientid: string; status: string }>(
+  const [r] = await rows<Pick<Account, 'clientid'> & Pick<Send, 'status'>>(
     db,
     sql`select w.clientid, s.status from whatsapp_sends s join whatsapp_accounts w on w.id = s.whatsapp_id
         where s.id = ${job.sendId}`,
@@ -41,17 +42,16 @@ export async function ensureSend(db: Db, job: SendMessageJob): Promise<{ clienti
 }
 
 export async function nextSend(db: Db, accountId: number): Promise<SendStep | null> {
-  const [r] = await rows<{
-    id: string;
-    message: string;
-    next: string | null;
-    position: number;
-    total: number;
-    state: string | null;
-    suspended: boolean;
-    min_interval: number | null;
-    account_interval: number | null;
-  }>(
+  const [r] = await rows<
+    Pick<Send, 'id' | 'message' | 'position'> &
+      Pick<Account, 'state' | 'suspended'> & {
+        /** the receiver at `position` (null when through), and how many there are */
+        next: string | null;
+        total: number;
+        min_interval: number;
+        account_interval: Account['interval'];
+      }
+  >(
     db,
     sql`select s.id, s.message, s.receivers[s.position + 1] as next, s.position,
                cardinality(s.receivers) as total, w.state, w.suspended,
@@ -84,7 +84,7 @@ export async function nextSend(db: Db, accountId: number): Promise<SendStep | nu
  * flight counts as neither sent nor failed: position minus the two counts).
  */
 export async function claimReceiver(db: Db, sendId: string, position: number): Promise<boolean> {
-  const r = await rows<{ id: string }>(
+  const r = await rows<Pick<Send, 'id'>>(
     db,
     sql`update whatsapp_sends set position = position + 1, updated_at = now()
         where id = ${sendId} and position = ${position} and status = 'sending' returning id`,

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
+import type { generators, validators } from '@wa/core/db/schema/index';
 import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
 import { type Dependency, type DependencyMonitor, WAITING_TEXTS } from '@wa/core/dependencies';
 import { readRecords } from '@wa/core/imports/records';
@@ -30,24 +31,16 @@ export interface ToolDeps {
   stillHeld?: () => Promise<boolean>;
 }
 
-interface ToolRow {
-  user_id: number | null;
-  status: string;
-  b_insert: number;
-  interval_min: number;
-  interval_max: number;
-  count_success: number;
-  count_fail: number;
-  // generator
-  start_number?: string | number;
-  end_number?: string | number;
-  current_number?: string | number | null;
-  // validator
-  file_name?: string;
-  file_url?: string;
-  total?: number;
-  position?: number;
-}
+type GeneratorRow = RawRow<typeof generators>;
+type ValidatorRow = RawRow<typeof validators>;
+
+/**
+ * A generator's or a validator's row (`select *`): the columns both tables have, and each one's own
+ * (a generator's range, a validator's file and position) as optional.
+ */
+type ToolRow = Pick<GeneratorRow, keyof GeneratorRow & keyof ValidatorRow> &
+  Partial<GeneratorRow> &
+  Partial<ValidatorRow>;
 
 /** The next number to check, or null when the tool is through. */
 interface NumberSource {
@@ -257,19 +250,18 @@ export class ToolRunner extends LoopRunner {
       }
       if (asked) await rememberCheck(db, next.number, registered);
       const counts = await db.transaction(async (tx) => {
-        const x = tx as unknown as Db;
         if (registered) {
-          await x.execute(sql`insert into ${t.results} (${t.fk}, number, name) values (${this.id}, ${next.number}, ${next.name})
+          await tx.execute(sql`insert into ${t.results} (${t.fk}, number, name) values (${this.id}, ${next.number}, ${next.name})
                               on conflict do nothing`);
           if (row.b_insert) {
             // single-row writers of the target list take its lock (imports need none: core/src/db/locks.ts)
-            await x.execute(sql`select pg_advisory_xact_lock(${PHONE_INSERT_LOCK})`);
-            await x.execute(sql`insert into phone_numbers (number, name) values (${next.number}, ${next.name})
+            await tx.execute(sql`select pg_advisory_xact_lock(${PHONE_INSERT_LOCK})`);
+            await tx.execute(sql`insert into phone_numbers (number, name) values (${next.number}, ${next.name})
                                 on conflict do nothing`);
           }
         }
-        const [c] = await rows<{ count_success: number; count_fail: number }>(
-          x,
+        const [c] = await rows<Pick<ToolRow, 'count_success' | 'count_fail'>>(
+          tx,
           sql`update ${t.table}
               set ${next.step}, progress = ${next.progress}, updated_at = now(),
                   count_success = count_success + ${registered ? 1 : 0}, count_fail = count_fail + ${registered ? 0 : 1}

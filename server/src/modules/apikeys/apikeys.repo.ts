@@ -1,17 +1,12 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { apiKeys, users } from '@wa/core/db/schema/index';
 import type { ApiKeyDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
-interface KeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  read_only: boolean;
-  last_used_at: Date | string | null;
-  created_at: Date | string;
-}
+type Key = RawRow<typeof apiKeys>;
+type KeyRow = Pick<Key, 'id' | 'name' | 'prefix' | 'read_only' | 'last_used_at' | 'created_at'>;
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const iso = (d: string | null) => (d === null ? null : new Date(d).toISOString());
 const toDto = (r: KeyRow): ApiKeyDto => ({
   id: r.id,
   name: r.name,
@@ -71,7 +66,7 @@ export class ApiKeysRepo {
 
   /** A live key by its hash, with its owner's current role. */
   async owner(hash: string): Promise<KeyOwner | null> {
-    const [r] = await rows<{ id: number; user_id: number; role: string; read_only: boolean }>(
+    const [r] = await rows<Pick<Key, 'id' | 'user_id' | 'read_only'> & Pick<RawRow<typeof users>, 'role'>>(
       this.db,
       sql`select k.id, k.user_id, u.role, k.read_only from api_keys k join users u on u.id = k.user_id
           where k.key_hash = ${hash} and k.revoked_at is null`,

@@ -1,18 +1,12 @@
 import type { CounterScope } from '@wa/core/counter-scope';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
+import type { bonuses, users } from '@wa/core/db/schema/index';
 import { ALL_USERS, type BonusDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
-interface BonusRow {
-  id: number;
-  user_id: number;
-  admin_id: number | null;
-  nominal: string | number;
-  reason: string;
-  created_at: Date | string;
-  firstname: string;
-  lastname: string;
-}
+type Bonus = RawRow<typeof bonuses>;
+type BonusRow = Pick<Bonus, 'id' | 'user_id' | 'admin_id' | 'nominal' | 'reason' | 'created_at'> &
+  Pick<RawRow<typeof users>, 'firstname' | 'lastname'>;
 
 function toDto(r: BonusRow): BonusDto {
   return {
@@ -36,7 +30,7 @@ export class BonusRepo {
   /** Every bonus given, in whole rupiah. */
   async total(scope: CounterScope): Promise<number> {
     const owner = scope === ALL_USERS ? sql`true` : sql`b.user_id = ${scope.userId}`;
-    const [r] = await rows<{ total: string | number }>(
+    const [r] = await rows<{ total: Int8 }>(
       this.db,
       sql`select coalesce(sum(b.nominal), 0)::bigint as total from bonuses b where ${owner}`,
     );
@@ -66,7 +60,7 @@ export class BonusRepo {
 
   /** Whose bonus it is and how much, or null when there is none with this id. */
   async find(id: number): Promise<{ userId: number; nominal: number } | null> {
-    const [r] = await rows<{ user_id: number; nominal: string | number }>(
+    const [r] = await rows<Pick<Bonus, 'user_id' | 'nominal'>>(
       this.db,
       sql`select user_id, nominal from bonuses where id = ${id}`,
     );

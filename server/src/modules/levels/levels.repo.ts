@@ -1,8 +1,11 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { levels } from '@wa/core/db/schema/index';
 import type { LevelDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
 const COLS = sql`id, name, blast_fee, requirement_blast`;
+/** The columns of COLS: the level as the API answers it (a column of another type would not compile as a LevelDto). */
+type LevelRow = Pick<RawRow<typeof levels>, keyof LevelDto>;
 
 /** SQL for levels; nothing else. */
 export class LevelsRepo {
@@ -10,7 +13,7 @@ export class LevelsRepo {
 
   async page(limit: number, offset: number): Promise<{ total: number; data: LevelDto[] }> {
     const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from levels`);
-    const data = await rows<LevelDto>(
+    const data = await rows<LevelRow>(
       this.db,
       sql`select ${COLS} from levels order by requirement_blast, id limit ${limit} offset ${offset}`,
     );
@@ -18,12 +21,12 @@ export class LevelsRepo {
   }
 
   async find(id: number): Promise<LevelDto | null> {
-    const [r] = await rows<LevelDto>(this.db, sql`select ${COLS} from levels where id = ${id}`);
+    const [r] = await rows<LevelRow>(this.db, sql`select ${COLS} from levels where id = ${id}`);
     return r ?? null;
   }
 
   async insert(v: Omit<LevelDto, 'id'>): Promise<LevelDto> {
-    const [r] = await rows<LevelDto>(
+    const [r] = await rows<LevelRow>(
       this.db,
       sql`insert into levels (name, blast_fee, requirement_blast)
           values (${v.name}, ${v.blast_fee}, ${v.requirement_blast}) returning ${COLS}`,
@@ -32,7 +35,7 @@ export class LevelsRepo {
   }
 
   async update(id: number, v: Omit<LevelDto, 'id'>): Promise<LevelDto | null> {
-    const [r] = await rows<LevelDto>(
+    const [r] = await rows<LevelRow>(
       this.db,
       sql`update levels set name = ${v.name}, blast_fee = ${v.blast_fee}, requirement_blast = ${v.requirement_blast},
             updated_at = now() where id = ${id} returning ${COLS}`,

@@ -1,5 +1,6 @@
 import type { CounterScope } from '@wa/core/counter-scope';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type Nullable, type RawRow, rows } from '@wa/core/db/client';
+import type { messageLogs, whatsappAccounts } from '@wa/core/db/schema/index';
 import { ALL_USERS, type MessageLogItem, type MessageLogStatus, type SuccessFailCount } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
@@ -67,7 +68,27 @@ function logWhere(f: LogFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
+
+/** A row of a log page: the log's columns, its member's name, its account's number and its template's text. */
+type LogRow = Pick<
+  RawRow<typeof messageLogs>,
+  | 'id'
+  | 'user_id'
+  | 'whatsapp_id'
+  | 'target'
+  | 'template_id'
+  | 'wa_message_id'
+  | 'status'
+  | 'fee'
+  | 'fee_due'
+  | 'error'
+  | 'created_at'
+  | 'sent_at'
+  | 'delivered_at'
+  | 'read_at'
+> &
+  Nullable<Pick<RawRow<typeof whatsappAccounts>, 'phonenumber'>> & { name: string; template_text: string | null };
 
 /** SQL for the message log counters and its list; nothing else. */
 export class MessageLogRepo {
@@ -76,7 +97,7 @@ export class MessageLogRepo {
   /** Messages WhatsApp accepted (success) and refused or reported failed (fail); pending and unknown ones are left out. */
   async counts(scope: CounterScope, day?: SQL): Promise<SuccessFailCount> {
     const owner = scope === ALL_USERS ? sql`true` : sql`d.user_id = ${scope.userId}`;
-    const [r] = await rows<{ success: string | number; fail: string | number }>(
+    const [r] = await rows<{ success: Int8; fail: Int8 }>(
       this.db,
       sql`select coalesce(sum(d.sent), 0) as success, coalesce(sum(d.failed), 0) as fail
           from account_daily d where ${owner}${onDay(day)}`,
@@ -94,7 +115,7 @@ export class MessageLogRepo {
     const parts = [sql`true`];
     if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
     if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
-    const list = await rows<{ day: string; n: string | number }>(
+    const list = await rows<{ day: string; n: Int8 }>(
       this.db,
       sql`select d.day::text as day, ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d
           where ${sql.join(parts, sql` and `)} group by d.day order by d.day desc`,
@@ -150,7 +171,7 @@ export class MessageLogRepo {
       }
     }
     const order = reverse ? sql`m.created_at, m.id` : sql`m.created_at desc, m.id desc`;
-    const list = await rows<Record<string, unknown>>(
+    const list = await rows<LogRow>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
                  m.target, m.template_id, left(t.text_wa, 60) as template_text, m.wa_message_id, m.status, m.fee,
@@ -165,18 +186,18 @@ export class MessageLogRepo {
     return list.map((r) => ({
       id: Number(r.id),
       user_id: Number(r.user_id),
-      name: String(r.name ?? ''),
+      name: r.name ?? '',
       whatsapp_id: r.whatsapp_id === null ? null : Number(r.whatsapp_id),
-      phonenumber: (r.phonenumber as string | null) ?? null,
-      target: String(r.target),
+      phonenumber: r.phonenumber ?? null,
+      target: r.target,
       template_id: r.template_id === null ? null : Number(r.template_id),
-      template_text: (r.template_text as string | null) ?? null,
-      wa_message_id: (r.wa_message_id as string | null) ?? null,
+      template_text: r.template_text ?? null,
+      wa_message_id: r.wa_message_id ?? null,
       status: r.status as MessageLogStatus,
       fee: Number(r.fee),
       fee_due: Number(r.fee_due),
-      error: (r.error as string | null) ?? null,
-      created_at: iso(r.created_at) as string,
+      error: r.error ?? null,
+      created_at: new Date(r.created_at).toISOString(),
       sent_at: iso(r.sent_at),
       delivered_at: iso(r.delivered_at),
       read_at: iso(r.read_at),
@@ -184,7 +205,7 @@ export class MessageLogRepo {
   }
 
   async income(scope: CounterScope, day?: SQL): Promise<number> {
-    const [r] = await rows<{ income: string | number }>(this.db, sql`select ${incomeSql(scope, day)} as income`);
+    const [r] = await rows<{ income: Int8 }>(this.db, sql`select ${incomeSql(scope, day)} as income`);
     return Number(r?.income ?? 0);
   }
 }

@@ -1,10 +1,32 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { users, whatsappAccounts } from '@wa/core/db/schema/index';
 import type { MonitorRemote, MonitorSocket } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
 type AccountRow = NonNullable<MonitorRemote['account']>;
 
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+/** What accountByClientId selects: the account's columns and whether its lease runs. */
+type MonitorRow = Pick<
+  RawRow<typeof whatsappAccounts>,
+  | 'id'
+  | 'clientid'
+  | 'user_id'
+  | 'phonenumber'
+  | 'pushname'
+  | 'state'
+  | 'status'
+  | 'worker_id'
+  | 'lease_until'
+  | 'reconnect'
+  | 'count_success'
+  | 'count_fail'
+  | 'income'
+  | 'suspended'
+  | 'suspended_count'
+  | 'updated_at'
+> & { lease_active: boolean };
+
+const iso = (v: string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** SQL for the dev monitor; nothing else. */
 export class MonitorRepo {
@@ -12,7 +34,7 @@ export class MonitorRepo {
 
   /** The account row of a device, with whether its holder's lease still runs. */
   async accountByClientId(clientid: string): Promise<AccountRow | null> {
-    const [r] = await rows<Record<string, unknown>>(
+    const [r] = await rows<MonitorRow>(
       this.db,
       sql`select id, clientid, user_id, phonenumber, pushname, state, status, worker_id, lease_until,
                  coalesce(lease_until > now(), false) as lease_active, reconnect, count_success, count_fail,
@@ -22,13 +44,13 @@ export class MonitorRepo {
     if (!r) return null;
     return {
       id: Number(r.id),
-      clientid: String(r.clientid),
+      clientid: r.clientid,
       user_id: Number(r.user_id),
-      phonenumber: (r.phonenumber as string | null) ?? null,
-      pushname: (r.pushname as string | null) ?? null,
-      state: (r.state as string | null) ?? null,
-      status: String(r.status),
-      worker_id: (r.worker_id as string | null) ?? null,
+      phonenumber: r.phonenumber ?? null,
+      pushname: r.pushname ?? null,
+      state: r.state ?? null,
+      status: r.status,
+      worker_id: r.worker_id ?? null,
       lease_until: iso(r.lease_until),
       lease_active: Boolean(r.lease_active),
       reconnect: Number(r.reconnect),
@@ -42,7 +64,8 @@ export class MonitorRepo {
   }
 
   async user(id: number): Promise<MonitorSocket['user'] | null> {
-    const [r] = await rows<MonitorSocket['user']>(
+    // the user as the monitor answers it (a column of another type would not compile as one)
+    const [r] = await rows<Pick<RawRow<typeof users>, keyof MonitorSocket['user']>>(
       this.db,
       sql`select id, email, firstname, lastname, role from users where id = ${id}`,
     );

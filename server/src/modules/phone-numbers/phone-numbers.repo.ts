@@ -1,21 +1,15 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
+import type { phoneNumbers, tableStats } from '@wa/core/db/schema/index';
 import type { ActiveStatus, PhoneNumberDto, PhoneStatus, ReceiverDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
 /** Rows between two cached bookmarks of the unfiltered list. */
 export const BOOKMARK_STRIDE = 1000;
 
-interface Row {
-  id: number;
-  number: string;
-  name: string;
-  status: string;
-  in_use: number;
-  count_success: number;
-  count_fail: number;
-  last_sent: Date | string | null;
-}
+type Phone = RawRow<typeof phoneNumbers>;
+/** The columns of COLS. */
+type Row = Pick<Phone, 'id' | 'number' | 'name' | 'status' | 'in_use' | 'count_success' | 'count_fail' | 'last_sent'>;
 
 export function toPhoneDto(r: Row): PhoneNumberDto {
   return {
@@ -53,7 +47,7 @@ export class PhoneNumbersRepo {
   constructor(private readonly db: Db) {}
 
   async stats(): Promise<{ count: number; version: number }> {
-    const [r] = await rows<{ row_count: number | string; version: number | string }>(
+    const [r] = await rows<Pick<RawRow<typeof tableStats>, 'row_count' | 'version'>>(
       this.db,
       sql`select row_count, version from table_stats where name = 'phone_numbers'`,
     );
@@ -171,7 +165,7 @@ export class PhoneNumbersRepo {
    */
   async receivers(opts: { search?: string; limit: number }): Promise<ReceiverDto[]> {
     const match = opts.search ? phoneSearch(opts.search) : sql`true`;
-    const list = await rows<ReceiverDto>(
+    const list = await rows<Pick<Phone, 'id' | 'number' | 'name'>>(
       this.db,
       sql`(select id, number, name from phone_numbers
            where status = 'active' and last_sent is null and ${match} order by id limit ${opts.limit})

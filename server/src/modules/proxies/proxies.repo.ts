@@ -1,4 +1,5 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
+import type { proxies } from '@wa/core/db/schema/index';
 import { likePattern } from '@wa/core/paging';
 import type { ProxyDto, ProxyStatus } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -6,15 +7,11 @@ import { type SQL, sql } from 'drizzle-orm';
 /** Single-row writers of proxies take this advisory lock; imports need none (chunked INSERT … ON CONFLICT). */
 export const PROXY_INSERT_LOCK = 727_274_102;
 
-interface Row {
-  id: number;
-  value: string;
-  status: string;
-  count_use: number;
-  checked_at: Date | string | null;
-  latency_ms: number | null;
-  check_error: string | null;
-}
+/** The columns of COLS. */
+type Row = Pick<
+  RawRow<typeof proxies>,
+  'id' | 'value' | 'status' | 'count_use' | 'checked_at' | 'latency_ms' | 'check_error'
+>;
 
 export function toProxyDto(r: Row): ProxyDto {
   const status = r.status === 'active' || r.status === 'in use' ? r.status : 'nonactive';
@@ -37,9 +34,10 @@ export class ProxiesRepo {
 
   async page(opts: { offset: number; limit: number; search?: string }): Promise<{ total: number; data: ProxyDto[] }> {
     const where = opts.search ? sql`value ilike ${likePattern(opts.search)}` : sql`true`;
+    // table_stats.row_count is a bigint
     const [c] = opts.search
       ? await rows<{ n: number }>(this.db, sql`select count(*)::int as n from proxies where ${where}`)
-      : await rows<{ n: number }>(this.db, sql`select row_count as n from table_stats where name = 'proxies'`);
+      : await rows<{ n: Int8 }>(this.db, sql`select row_count as n from table_stats where name = 'proxies'`);
     const list = await rows<Row>(
       this.db,
       sql`select ${COLS} from proxies where ${where} order by id desc limit ${opts.limit} offset ${opts.offset}`,

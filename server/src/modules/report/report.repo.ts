@@ -1,4 +1,5 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type Numeric, type RawRow, rows } from '@wa/core/db/client';
+import type { accountDaily, whatsappAccounts } from '@wa/core/db/schema/index';
 import { today } from '@wa/core/ledger/daily';
 import type { ChartsResponse, ReportFigures, ReportRow } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -22,8 +23,12 @@ function where(f: ReportFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-type Raw = Record<string, string | number | null>;
-const figures = (r: Raw | undefined): ReportFigures => ({
+/** A report's figures as SQL answers them: day rows' columns, or their sums (int8, numeric for income). */
+type RawFigures = Record<keyof ReportFigures, Int8 | Numeric>;
+/** The account's number (left joined: a deleted account has none). */
+type AccountNumber = { phonenumber: RawRow<typeof whatsappAccounts>['phonenumber'] };
+
+const figures = (r: RawFigures | undefined): ReportFigures => ({
   sent: Number(r?.sent ?? 0),
   delivered: Number(r?.delivered ?? 0),
   read: Number(r?.read ?? 0),
@@ -53,12 +58,12 @@ export class ReportRepo {
    * the page count and where a deep page starts.
    */
   async days(f: ReportFilter): Promise<Array<{ day: string; rows: number; figures: ReportFigures }>> {
-    const list = await rows<Raw>(
+    const list = await rows<RawFigures & { day: string; n: Int8 }>(
       this.db,
       sql`select d.day::text as day, count(*) as n, ${FIGURES} from account_daily d where ${where(f)}
           group by d.day order by d.day desc`,
     );
-    return list.map((r) => ({ day: String(r.day), rows: Number(r.n), figures: figures(r) }));
+    return list.map((r) => ({ day: r.day, rows: Number(r.n), figures: figures(r) }));
   }
 
   /**
@@ -85,7 +90,13 @@ export class ReportRepo {
       from = sql` and d.day <= ${at.day}::date`;
       skip = offset - before;
     }
-    const list = await rows<Raw>(
+    const list = await rows<
+      Pick<
+        RawRow<typeof accountDaily>,
+        'user_id' | 'whatsapp_id' | 'sent' | 'delivered' | 'read' | 'failed' | 'optout' | 'income'
+      > &
+        AccountNumber & { date: string; name: string }
+    >(
       this.db,
       sql`select d.day::text as date, d.user_id, d.whatsapp_id, w.phonenumber,
                  trim(u.firstname || ' ' || u.lastname) as name,
@@ -98,11 +109,11 @@ export class ReportRepo {
           order by d.day desc, d.whatsapp_id`,
     );
     return list.map((r) => ({
-      date: String(r.date),
+      date: r.date,
       user_id: Number(r.user_id),
       whatsapp_id: Number(r.whatsapp_id),
-      phonenumber: (r.phonenumber as string | null) ?? null,
-      name: String(r.name ?? ''),
+      phonenumber: r.phonenumber ?? null,
+      name: r.name ?? '',
       ...figures(r),
     }));
   }
@@ -111,7 +122,7 @@ export class ReportRepo {
   async charts(userId: number | null): Promise<ChartsResponse> {
     const mine = (col: SQL) => (userId === null ? sql`true` : sql`${col} = ${userId}`);
     const day = today(this.timeZone);
-    const hourly = await rows<Raw>(
+    const hourly = await rows<{ hour: string; sent: Int8; delivered: Int8; failed: Int8 }>(
       this.db,
       sql`select date_trunc('hour', m.created_at) as hour,
                  count(*) filter (where m.status in ('sent', 'delivered', 'read')) as sent,
@@ -121,7 +132,9 @@ export class ReportRepo {
           where m.created_at >= now() - interval '7 days' and m.status <> 'pending' and ${mine(sql`m.user_id`)}
           group by 1 order by 1`,
     );
-    const accounts = await rows<Raw>(
+    const accounts = await rows<
+      Pick<RawRow<typeof accountDaily>, 'whatsapp_id'> & AccountNumber & { sent: Int8; delivered: Int8 }
+    >(
       this.db,
       sql`select d.whatsapp_id, w.phonenumber, sum(d.sent) as sent, sum(d.delivered) as delivered
           from account_daily d left join whatsapp_accounts w on w.id = d.whatsapp_id
@@ -129,7 +142,7 @@ export class ReportRepo {
           group by d.whatsapp_id, w.phonenumber having sum(d.sent) > 0
           order by sum(d.sent) desc limit 50`,
     );
-    const income = await rows<Raw>(
+    const income = await rows<{ date: string; income: Numeric }>(
       this.db,
       userId === null
         ? sql`select d.day::text as date, sum(d.income + d.referral_income) as income from account_daily d
@@ -142,7 +155,7 @@ export class ReportRepo {
     );
     return {
       hourly: hourly.map((r) => ({
-        hour: new Date(r.hour as string).toISOString(),
+        hour: new Date(r.hour).toISOString(),
         sent: Number(r.sent),
         delivered: Number(r.delivered),
         failed: Number(r.failed),
@@ -152,19 +165,19 @@ export class ReportRepo {
         const delivered = Number(r.delivered);
         return {
           whatsapp_id: Number(r.whatsapp_id),
-          phonenumber: (r.phonenumber as string | null) ?? null,
+          phonenumber: r.phonenumber ?? null,
           sent,
           delivered,
           rate: sent ? Math.round((delivered / sent) * 10_000) / 10_000 : 0,
         };
       }),
-      income: income.map((r) => ({ date: String(r.date), income: Number(r.income) })),
+      income: income.map((r) => ({ date: r.date, income: Number(r.income) })),
     };
   }
 
   /** The owner of an account, or null when there is no such account. */
   async accountOwner(whatsappId: number): Promise<number | null> {
-    const [r] = await rows<{ user_id: number }>(
+    const [r] = await rows<Pick<RawRow<typeof accountDaily>, 'user_id'>>(
       this.db,
       sql`select user_id from whatsapp_accounts where id = ${whatsappId}
           union all select user_id from account_daily where whatsapp_id = ${whatsappId} limit 1`,

@@ -1,16 +1,12 @@
-import { type Db, rows } from '@wa/core/db/client';
-import type { TemplateButtonDto, TemplateDto } from '@wa/shared';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { messageTemplates } from '@wa/core/db/schema/index';
+import type { TemplateDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
-interface Row {
-  id: number;
-  media: string | null;
-  text: string;
-  text_wa: string;
-  button: TemplateButtonDto[] | string;
-  status: string;
+/** The columns of COLS; `count_use` is the sum with the per-account uses. `button` is jsonb, parsed by either driver. */
+type Row = Pick<RawRow<typeof messageTemplates>, 'id' | 'media' | 'text' | 'text_wa' | 'button' | 'status'> & {
   count_use: number;
-}
+};
 
 function toDto(r: Row): TemplateDto {
   return {
@@ -18,7 +14,7 @@ function toDto(r: Row): TemplateDto {
     media: r.media,
     text: r.text,
     text_wa: r.text_wa,
-    button: typeof r.button === 'string' ? (JSON.parse(r.button) as TemplateButtonDto[]) : r.button,
+    button: r.button,
     status: r.status === 'nonactive' ? 'nonactive' : 'active',
     count_use: Number(r.count_use),
   };

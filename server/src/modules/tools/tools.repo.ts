@@ -1,4 +1,5 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Nullable, type Prefixed, type RawRow, rows } from '@wa/core/db/client';
+import type { generators, validators, whatsappAccounts } from '@wa/core/db/schema/index';
 import { RUNNING, TOOL_TABLES, type ToolKind } from '@wa/core/db/tool-tables';
 import {
   type GeneratorDto,
@@ -9,7 +10,16 @@ import {
 } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
-type Row = Record<string, unknown>;
+/** A tool's account, left joined under `w_` (see ToolsRepo.select). */
+type JoinedAccount = Prefixed<
+  'w_',
+  Nullable<Pick<RawRow<typeof whatsappAccounts>, 'id' | 'clientid' | 'pushname' | 'phonenumber'>>
+>;
+/** A generator's row (`t.*`) with its account; `progress` is a numeric (text), the numbers bigints. */
+type GeneratorRow = RawRow<typeof generators> & JoinedAccount;
+/** A validator's row (`t.*`) with its account; `progress` is a numeric (text). */
+type ValidatorRow = RawRow<typeof validators> & JoinedAccount;
+type Row = GeneratorRow | ValidatorRow;
 
 const num = (v: unknown) => Number(v ?? 0);
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -40,14 +50,14 @@ function common(r: Row) {
   };
 }
 
-export const toGenerator = (r: Row): GeneratorDto => ({
+export const toGenerator = (r: GeneratorRow): GeneratorDto => ({
   ...common(r),
   start_number: String(r.start_number),
   end_number: String(r.end_number),
   current_number: str(r.current_number),
 });
 
-export const toValidator = (r: Row): ValidatorDto => ({
+export const toValidator = (r: ValidatorRow): ValidatorDto => ({
   ...common(r),
   fileName: String(r.file_name),
   fileUrl: validatorFileUrl(num(r.id)),
@@ -94,8 +104,9 @@ export class ToolsRepo {
                where ${where} ${tail}`;
   }
 
+  /** The row's DTO: a generator's row is the one with a range (the repository's kind chose the table). */
   private dto(r: Row) {
-    return this.kind === 'generator' ? toGenerator(r) : toValidator(r);
+    return 'start_number' in r ? toGenerator(r) : toValidator(r);
   }
 
   async find(id: number): Promise<GeneratorDto | ValidatorDto | null> {
@@ -182,9 +193,8 @@ export class ToolsRepo {
   /** Starts over: counts, progress and results go (an edit changes what the tool checks). */
   private async restart(id: number, set: SQL): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
-      await t.execute(sql`delete from ${this.t.results} where ${this.t.fk} = ${id}`);
-      await t.execute(sql`update ${this.t.table} set ${set}, count_success = 0, count_fail = 0, progress = 0,
+      await tx.execute(sql`delete from ${this.t.results} where ${this.t.fk} = ${id}`);
+      await tx.execute(sql`update ${this.t.table} set ${set}, count_success = 0, count_fail = 0, progress = 0,
                             state = null, updated_at = now() where id = ${id}`);
     });
   }
@@ -199,7 +209,7 @@ export class ToolsRepo {
    * (the stored name, or '/uploads/validators/<name>' in rows from before the file route).
    */
   async storedFile(id: number): Promise<{ fileName: string; stored: string } | null> {
-    const [r] = await rows<{ file_name: string; file_url: string }>(
+    const [r] = await rows<Pick<RawRow<typeof validators>, 'file_name' | 'file_url'>>(
       this.db,
       sql`select file_name, file_url from validators where id = ${id}`,
     );

@@ -1,33 +1,41 @@
 import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
-import { type Db, rows } from '@wa/core/db/client';
-import { levels, users } from '@wa/core/db/schema/index';
+import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
+import { levels, type settings, users } from '@wa/core/db/schema/index';
 import { likePattern } from '@wa/core/paging';
 import { normalizeRole, type ReferralItem, type UserDto } from '@wa/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { userIncomeSql } from '../messagelog/messagelog.repo';
 
-interface UserRow {
-  id: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  role: string;
-  level_id: number | null;
-  level: string | null;
-  level_rank: number | string | null;
-  colors: string;
-  blast_fee: number;
-  blast_interval_min: number;
-  blast_interval_max: number;
-  referral_code: string;
-  referrer_id: number | null;
-  account_name: string | null;
-  account_bank: string | null;
-  account_number: string | null;
-  created_at: Date | string;
-  income: number | string | bigint;
-  whatsapps: number | string | bigint;
-}
+type User = RawRow<typeof users>;
+
+/** What selectUsers selects: the user's columns, the effective fee and intervals, the level, income and accounts. */
+type UserRow = Pick<
+  User,
+  | 'id'
+  | 'firstname'
+  | 'lastname'
+  | 'email'
+  | 'role'
+  | 'level_id'
+  | 'referral_code'
+  | 'referrer_id'
+  | 'account_name'
+  | 'account_bank'
+  | 'account_number'
+  | 'created_at'
+> &
+  Pick<RawRow<typeof settings>, 'colors'> & {
+    /** the level's name (left joined) */
+    level: RawRow<typeof levels>['name'] | null;
+    level_rank: number | null;
+    /** EFFECTIVE_FEE: the user's own, else the level's, else the settings' price */
+    blast_fee: number;
+    blast_interval_min: number;
+    blast_interval_max: number;
+    /** userIncomeSql: a bigint */
+    income: Int8;
+    whatsapps: number;
+  };
 
 /** The colour of a level: the settings' colours in turn, by the level's rank (§3 Setting.colors). */
 export function levelColor(colors: string, rank: number | null): string | null {
@@ -263,7 +271,9 @@ export class UsersRepo {
   async referralsPage(opts: { referrerId: number | null; limit: number; offset: number }) {
     const where = opts.referrerId === null ? sql`u.referrer_id is not null` : sql`u.referrer_id = ${opts.referrerId}`;
     const [count] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users u where ${where}`);
-    const list = await rows<ReferralItem & { income: string | number; createdAt: Date | string }>(
+    const list = await rows<
+      Pick<User, 'id' | 'firstname' | 'lastname' | 'email'> & { createdAt: string; income: Int8 }
+    >(
       this.db,
       sql`select u.id, u.firstname, u.lastname, u.email, u.created_at as "createdAt",
             (select coalesce(sum(d.referral_income), 0)::bigint from account_daily d
@@ -273,7 +283,9 @@ export class UsersRepo {
     );
     return {
       total: Number(count.n),
-      list: list.map((r) => ({ ...r, income: Number(r.income), createdAt: new Date(r.createdAt).toISOString() })),
+      list: list.map(
+        (r): ReferralItem => ({ ...r, income: Number(r.income), createdAt: new Date(r.createdAt).toISOString() }),
+      ),
     };
   }
 }

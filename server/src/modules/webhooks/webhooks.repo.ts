@@ -1,35 +1,34 @@
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { webhookDeliveries, webhookEndpoints } from '@wa/core/db/schema/index';
 import type { WebhookDeliveryDto, WebhookDeliveryStatus, WebhookDto, WebhookEvent } from '@wa/shared';
 import { sql } from 'drizzle-orm';
 
-interface EndpointRow {
-  id: number;
-  url: string;
-  events: string[];
-  description: string;
-  active: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
-  last_status: string | null;
-  last_delivery_at: Date | string | null;
-}
+type Delivery = RawRow<typeof webhookDeliveries>;
 
-interface DeliveryRow {
-  id: number | string;
-  event: string;
-  event_id: string;
-  status: string;
-  attempts: number;
-  response_status: number | null;
-  error: string | null;
-  created_at: Date | string;
-  last_attempt_at: Date | string | null;
-  next_attempt_at: Date | string | null;
-  delivered_at: Date | string | null;
-  body: string;
-}
+/** The columns of endpointColumns: the endpoint's, and its latest delivery's status and time (none yet: null). */
+type EndpointRow = Pick<
+  RawRow<typeof webhookEndpoints>,
+  'id' | 'url' | 'events' | 'description' | 'active' | 'created_at' | 'updated_at'
+> & { last_status: Delivery['status'] | null; last_delivery_at: Delivery['created_at'] | null };
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+/** A delivery as the list shows it; `id` is a bigserial. */
+type DeliveryRow = Pick<
+  Delivery,
+  | 'id'
+  | 'event'
+  | 'event_id'
+  | 'status'
+  | 'attempts'
+  | 'response_status'
+  | 'error'
+  | 'created_at'
+  | 'last_attempt_at'
+  | 'next_attempt_at'
+  | 'delivered_at'
+  | 'body'
+>;
+
+const iso = (d: string | null) => (d === null ? null : new Date(d).toISOString());
 
 const toDto = (r: EndpointRow): WebhookDto => ({
   id: r.id,
@@ -175,7 +174,7 @@ export class WebhooksRepo {
     endpointId: number,
     deliveryId: string,
   ): Promise<{ id: number; event: string; event_id: string; body: string } | null> {
-    const [r] = await rows<{ id: number | string; event: string; event_id: string; body: string }>(
+    const [r] = await rows<Pick<Delivery, 'id' | 'event' | 'event_id' | 'body'>>(
       this.db,
       sql`select d.id, d.event, d.event_id, d.body from webhook_deliveries d
           join webhook_endpoints e on e.id = d.endpoint_id

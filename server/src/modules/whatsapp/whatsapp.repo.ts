@@ -1,5 +1,6 @@
 import { ACCOUNT_COLS as COLS, type AccountRow as Row, toWhatsappDto } from '@wa/core/accounts/account-row';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { proxies, whatsappLogins } from '@wa/core/db/schema/index';
 import { likePattern } from '@wa/core/paging';
 import type { WaEngine, WhatsappDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -126,7 +127,7 @@ export class WhatsappRepo {
     // Chromium cannot authenticate to a SOCKS proxy: a whatsapp-web.js login never gets one with
     // credentials (it would not start); Baileys can use it
     const usable = engine === 'wwebjs' ? sql`and p.value !~* '^socks[45]://[^@/]+@'` : sql``;
-    const [p] = await rows<{ id: number; value: string }>(
+    const [p] = await rows<Pick<RawRow<typeof proxies>, 'id' | 'value'>>(
       this.db,
       sql`select p.id, p.value from proxies p
           where p.status = 'active' ${usable}
@@ -156,7 +157,7 @@ export class WhatsappRepo {
 
   /** A login in progress, expired or not (its worker decides whether it still runs). */
   async loginOf(deviceId: string): Promise<{ userId: number; requestedBy: number; proxyId: number | null } | null> {
-    const [r] = await rows<{ user_id: number; requested_by: number; proxy_id: number | null }>(
+    const [r] = await rows<Pick<RawRow<typeof whatsappLogins>, 'user_id' | 'requested_by' | 'proxy_id'>>(
       this.db,
       sql`select user_id, requested_by, proxy_id from whatsapp_logins where device_id = ${deviceId}`,
     );
@@ -165,7 +166,8 @@ export class WhatsappRepo {
 
   /** Ends a login in progress; returns it when this call ended it (one save wins). */
   async takeLogin(deviceId: string): Promise<{ proxyId: number | null; engine: WaEngine | null } | null> {
-    const [r] = await rows<{ proxy_id: number | null; engine: WaEngine | null }>(
+    // the engine column holds what insertLogin wrote: a WaEngine or null
+    const [r] = await rows<Pick<RawRow<typeof whatsappLogins>, 'proxy_id'> & { engine: WaEngine | null }>(
       this.db,
       sql`delete from whatsapp_logins where device_id = ${deviceId} returning proxy_id, engine`,
     );
@@ -223,7 +225,10 @@ export class WhatsappRepo {
   }
 
   async proxyValue(id: number): Promise<string | null> {
-    const [p] = await rows<{ value: string }>(this.db, sql`select value from proxies where id = ${id}`);
+    const [p] = await rows<Pick<RawRow<typeof proxies>, 'value'>>(
+      this.db,
+      sql`select value from proxies where id = ${id}`,
+    );
     return p?.value ?? null;
   }
 

@@ -1,5 +1,6 @@
 import type { CounterScope } from '@wa/core/counter-scope';
-import { type Db, rows } from '@wa/core/db/client';
+import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
+import type { users, withdrawals } from '@wa/core/db/schema/index';
 import { ALL_USERS, type WithdrawDto, type WithdrawStatus } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { incomeSql } from '../messagelog/messagelog.repo';
@@ -7,19 +8,18 @@ import { incomeSql } from '../messagelog/messagelog.repo';
 /** Withdrawals that hold money: a rejected one gives its nominal back. */
 const HOLDING = sql`('requested', 'accepted')`;
 
-interface WithdrawRow {
-  id: number;
-  user_id: number;
-  nominal: string | number;
-  status: WithdrawStatus;
-  created_at: Date | string;
-  updated_at: Date | string;
-  firstname: string;
-  lastname: string;
-  account_bank: string | null;
-  account_number: string | null;
-  account_name: string | null;
-}
+type Withdrawal = RawRow<typeof withdrawals>;
+type User = RawRow<typeof users>;
+
+/**
+ * The columns of SELECT: the withdrawal's (its status one of WithdrawStatus, the only ones written),
+ * its user's name, and the bank details.
+ */
+type WithdrawRow = Pick<
+  Withdrawal,
+  'id' | 'user_id' | 'nominal' | 'created_at' | 'updated_at' | 'account_bank' | 'account_number' | 'account_name'
+> &
+  Pick<User, 'firstname' | 'lastname'> & { status: WithdrawStatus };
 
 function toDto(r: WithdrawRow): WithdrawDto {
   return {
@@ -49,12 +49,7 @@ const SELECT = sql`select w.id, w.user_id, w.nominal, w.status, w.created_at, w.
 const ownerOf = (userId: number | null): SQL => (userId === null ? sql`true` : sql`w.user_id = ${userId}`);
 
 /** The bank details on a user's profile, and the user's role, read under a row lock. */
-export interface LockedUser {
-  role: string;
-  account_name: string | null;
-  account_bank: string | null;
-  account_number: string | null;
-}
+export type LockedUser = Pick<User, 'role' | 'account_name' | 'account_bank' | 'account_number'>;
 
 /** SQL for withdrawals; nothing else. */
 export class WithdrawRepo {
@@ -67,7 +62,7 @@ export class WithdrawRepo {
   async balance(scope: CounterScope): Promise<number> {
     const bonusOwner = scope === ALL_USERS ? sql`true` : sql`b.user_id = ${scope.userId}`;
     const withdrawOwner = scope === ALL_USERS ? sql`true` : sql`w.user_id = ${scope.userId}`;
-    const [r] = await rows<{ balance: string | number }>(
+    const [r] = await rows<{ balance: Int8 }>(
       this.db,
       sql`select (${incomeSql(scope)}
           + (select coalesce(sum(b.nominal), 0) from bonuses b where ${bonusOwner})
@@ -79,14 +74,14 @@ export class WithdrawRepo {
 
   /** Every rupiah earned by blasting (own fees + referral fees), as the balance counts it. */
   async income(scope: CounterScope): Promise<number> {
-    const [r] = await rows<{ income: string | number }>(this.db, sql`select ${incomeSql(scope)} as income`);
+    const [r] = await rows<{ income: Int8 }>(this.db, sql`select ${incomeSql(scope)} as income`);
     return Number(r?.income ?? 0);
   }
 
   /** The sum of the withdrawals in one status. */
   async totalByStatus(scope: CounterScope, status: WithdrawStatus): Promise<number> {
     const owner = scope === ALL_USERS ? sql`true` : sql`w.user_id = ${scope.userId}`;
-    const [r] = await rows<{ total: string | number }>(
+    const [r] = await rows<{ total: Int8 }>(
       this.db,
       sql`select coalesce(sum(w.nominal), 0)::bigint as total from withdrawals w
           where ${owner} and w.status = ${status}`,
@@ -120,7 +115,7 @@ export class WithdrawRepo {
 
   /** The owner of a withdrawal, or null when there is none with this id. */
   async ownerOf(id: number): Promise<number | null> {
-    const [r] = await rows<{ user_id: number }>(this.db, sql`select user_id from withdrawals where id = ${id}`);
+    const [r] = await rows<Pick<Withdrawal, 'user_id'>>(this.db, sql`select user_id from withdrawals where id = ${id}`);
     return r?.user_id ?? null;
   }
 
