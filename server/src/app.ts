@@ -12,7 +12,7 @@ import type { Logger } from '@wa/core/logger';
 import { AttemptLimiter } from '@wa/core/rate-limit';
 import { type EventBus, InProcessBus } from '@wa/core/realtime/bus';
 import { Webhooks } from '@wa/core/webhooks/webhooks';
-import { findNul, NUL_MSG, type WaEngine } from '@wa/shared';
+import { findNul, NUL_MSG, TOOLS, type WaEngine } from '@wa/shared';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { signToken } from './auth/tokens';
@@ -251,7 +251,7 @@ export function createApp(deps: AppDeps): Express {
   const accounts = new WhatsappRepo(deps.db);
   for (const kind of ['generator', 'validator'] as const) {
     const tools = new ToolsService(new ToolsRepo(deps.db, kind), accounts, bus, kind, uploadDir, files);
-    api.use(`/admin/${kind}`, requireAuth, toolsRoutes(tools));
+    api.use(`/admin/${kind}`, requireAuth, toolsRoutes(TOOLS[kind], tools));
   }
   const whatsapp = {
     accounts: new WhatsappService(accounts, new AccountsRepo(deps.db), bus, webhooks),

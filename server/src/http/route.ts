@@ -14,10 +14,19 @@ export interface RouteInput<D> {
 }
 
 /**
- * A handler answers the declaration's response type, which the binder sends with its status; a
- * route that `produces` something else writes `res` itself and answers nothing.
+ * What a handler of a JSON route answers when it has streamed the JSON itself (a million rows that
+ * never sit in memory: the phone list, the imports' outcomes); the binder then sends nothing.
  */
-export type RouteHandler<D> = (input: RouteInput<D>) => Promise<Answer<D>> | Answer<D>;
+export const WRITTEN = Object.freeze({ written: 'by the handler' } as const);
+
+/**
+ * A handler answers the declaration's response type, which the binder sends with its status (or
+ * WRITTEN when it streamed the answer itself); a route that `produces` something else writes
+ * `res` itself and answers nothing.
+ */
+export type RouteHandler<D> = (
+  input: RouteInput<D>,
+) => Promise<Answer<D> | typeof WRITTEN> | Answer<D> | typeof WRITTEN;
 
 /** The declaration an Express route was bound from: what openapi.test.ts reads off the router. */
 export const DECLARED = Symbol('declared route');
@@ -65,7 +74,7 @@ export function bind<D extends ApiRoute>(
       res,
     } as RouteInput<D>;
     const answer = await handler(input);
-    if (route.produces !== undefined || res.headersSent) return;
+    if (answer === WRITTEN || route.produces !== undefined || res.headersSent) return;
     res.status(res.statusCode !== 200 ? res.statusCode : (route.status ?? 200)).json(answer);
   };
   const declared = Object.assign(run, { [DECLARED]: route }) as DeclaredHandler;

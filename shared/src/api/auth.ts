@@ -1,4 +1,40 @@
+import { authResponse, loginBody, registerBody, validateBody, validateResponse } from '../contract/auth';
+import { msgResponse } from '../contract/common';
 import { routes } from './define';
 
-/** /auth: to be declared (issue 21). */
-export const AUTH = routes('auth', '/auth', {});
+/** §7 Auth: /api/auth/… (public), plus "log out everywhere" for a signed-in user. */
+export const AUTH = routes('auth', '/auth', {
+  logoutAll: {
+    method: 'post',
+    path: '/logout-all',
+    summary: 'Log out everywhere (revokes every token)',
+    access: 'signed-in',
+    response: msgResponse,
+  },
+  register: {
+    method: 'post',
+    path: '/register',
+    summary: 'Sign up',
+    access: 'public',
+    body: registerBody,
+    status: 201,
+    response: authResponse,
+  },
+  login: {
+    method: 'post',
+    path: '/login',
+    summary: 'Log in',
+    access: 'public',
+    body: loginBody,
+    response: authResponse,
+  },
+  validate: {
+    method: 'post',
+    path: '/validate',
+    summary: 'Check a token (bearer header, or `token` in the body)',
+    access: 'public',
+    body: validateBody,
+    response: validateResponse,
+    failure: validateResponse,
+  },
+});

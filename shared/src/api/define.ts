@@ -124,6 +124,7 @@ export type QueryOut<D> = D extends { query: infer Q }
 export type BodyOut<D> = D extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
 
 /** The JSON a route answers on success; `void` for a route that `produces` something else. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a produces route's handler returns nothing (its Promise<void>)
 export type Answer<D> = D extends { response: infer R extends z.ZodType } ? z.output<R> : void;
 
 /** The path with its parameters filled in: /admin/whatsapp/{id} → /admin/whatsapp/7. */

@@ -97,3 +97,9 @@ export const validateResponse = z.object({
   err: z.string().optional(),
   user: userDto.optional(),
 });
+
+/**
+ * POST /auth/validate reads `token` from the body when no bearer token is sent. A `token` that is
+ * not text counts as none (the answer is then the 401 of a missing token, not a 400).
+ */
+export const validateBody = z.object({ token: z.string().optional().catch(undefined) });

@@ -279,6 +279,9 @@ export const whatsappListQuery = pageQuery.extend({
   ),
 });
 
+/** GET /admin/whatsapp/list/{userId}: `synced=true|1` lists only synced accounts. */
+export const syncedQuery = z.object({ synced: z.enum(['true', '1', 'false', '0']).optional() });
+
 const int = () => z.number().int();
 const iso = (what: string) => z.string().nullable().describe(`${what} (ISO time)`);
 

@@ -1,5 +1,5 @@
-import type { WhatsappDto } from '@wa/shared';
-import { call } from './client';
+import { WHATSAPP } from '@wa/shared';
+import { request } from './client';
 
 /**
  * The WhatsApp accounts other screens choose from (the blaster's senders, the generator's and
@@ -7,10 +7,12 @@ import { call } from './client';
  */
 export const accountsApi = {
   /** every account (admin and dev) */
-  all: () => call<{ list: WhatsappDto[] }>('/admin/whatsapp/list', { fallback: 'Error fetching WhatsApp list' }),
+  all: () => request(WHATSAPP.listAll, { fallback: 'Error fetching WhatsApp list' }),
   /** the connected accounts of a user */
   synced: (userId: number) =>
-    call<{ list: WhatsappDto[] }>(`/admin/whatsapp/list/${userId}?synced=true`, {
+    request(WHATSAPP.listForUser, {
+      params: { userId },
+      query: { synced: 'true' },
       fallback: 'Error fetching WhatsApp list',
     }),
 };

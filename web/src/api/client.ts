@@ -2,6 +2,7 @@ import {
   type Answer,
   type ApiError,
   type ApiRoute,
+  AUTH,
   type AuthResponse,
   type BodyIn,
   type JsonRoute,
@@ -11,9 +12,8 @@ import {
   queryString,
   type RegisterBody,
   SETTINGS,
-  type UpdateUserBody,
+  USERS,
   type UserDto,
-  type ValidateResponse,
 } from '@wa/shared';
 import { getToken } from '../lib/cookies';
 
@@ -50,7 +50,7 @@ interface CallOptions {
 }
 
 /** The one place that calls fetch: JSON in and out, errors as ApiCallError. */
-export async function call<T>(path: string, opts: CallOptions): Promise<T> {
+async function call(path: string, opts: CallOptions): Promise<unknown> {
   const headers: Record<string, string> = {};
   if (opts.auth !== false) {
     const token = getToken();
@@ -81,7 +81,7 @@ export async function call<T>(path: string, opts: CallOptions): Promise<T> {
     const e = (data ?? {}) as Partial<ApiError> & { error?: string; message?: string };
     throw new ApiCallError(e.msg ?? e.error ?? e.message ?? opts.fallback, res.status, e.errors ?? {}, e.code);
   }
-  return data as T;
+  return data;
 }
 
 /** Auth responses may carry token and user at the top or under `data` (§3). */
@@ -95,36 +95,28 @@ function unwrapAuth(body: AuthResponse & { data?: Partial<AuthResponse> }): Auth
 
 export const authApi = {
   async login(email: string, password: string): Promise<AuthResponse> {
-    const body = await call<AuthResponse>('/auth/login', {
-      method: 'POST',
-      body: { email, password },
-      auth: false,
-      fallback: 'Error signing in',
-    });
-    return unwrapAuth(body);
+    return unwrapAuth(await request(AUTH.login, { body: { email, password }, fallback: 'Error signing in' }));
   },
   async register(form: RegisterBody): Promise<AuthResponse> {
-    const body = await call<AuthResponse>('/auth/register', {
-      method: 'POST',
-      body: form,
-      auth: false,
-      fallback: 'Failed to sign up. Please try again.',
-    });
-    return unwrapAuth(body);
+    return unwrapAuth(await request(AUTH.register, { body: form, fallback: 'Failed to sign up. Please try again.' }));
   },
   /** "Log out everywhere": every token of this user stops working, this browser's too. */
-  logoutAll: () => call<{ msg: string }>('/auth/logout-all', { method: 'POST', fallback: 'Error signing out' }),
-  /** Resolves to the status and body: a 401 is not an exception here, it means "log out". */
-  async validate(token: string): Promise<{ status: number; body: ValidateResponse | null }> {
+  logoutAll: () => request(AUTH.logoutAll, { fallback: 'Error signing out' }),
+  /**
+   * Resolves to the status and body: a 401 is not an exception here, it means "log out". A fetch of
+   * its own, not `request`, since the caller reads the status.
+   */
+  async validate(token: string): Promise<{ status: number; body: Answer<typeof AUTH.validate> | null }> {
+    const sent: BodyIn<typeof AUTH.validate> = { token };
     try {
-      const res = await fetch('/api/auth/validate', {
+      const res = await fetch(`/api${urlOf(AUTH.validate)}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ token }),
+        body: JSON.stringify(sent),
       });
-      let body: ValidateResponse | null = null;
+      let body: Answer<typeof AUTH.validate> | null = null;
       try {
-        body = (await res.json()) as ValidateResponse;
+        body = await res.json();
       } catch {
         body = null;
       }
@@ -136,17 +128,10 @@ export const authApi = {
 };
 
 export const usersApi = {
-  get: (id: number) =>
-    call<{ user: UserDto; level: string | null; color: string | null }>(`/admin/users/${id}`, {
-      fallback: 'Error fetching user',
-    }),
-  update: (id: number, body: UpdateUserBody) =>
-    // `token` comes back when the change ended this user's older tokens (own password or e-mail)
-    call<{ user: UserDto; msg: string; token?: string }>(`/admin/users/${id}`, {
-      method: 'PUT',
-      body,
-      fallback: 'Error updating user',
-    }),
+  get: (id: number) => request(USERS.get, { params: { id }, fallback: 'Error fetching user' }),
+  // `token` comes back when the change ended this user's older tokens (own password or e-mail)
+  update: (id: number, body: BodyIn<typeof USERS.update>) =>
+    request(USERS.update, { params: { id }, body, fallback: 'Error updating user' }),
 };
 
 export const settingsApi = {
@@ -159,7 +144,7 @@ export const settingsApi = {
  * Sends a multipart form (uploads, the template and validator forms) with the bearer token; any
  * 2xx is a success (create answers 201, update 200); errors as ApiCallError.
  */
-export async function sendForm<T>(path: string, method: 'POST' | 'PUT', form: FormData, fallback: string): Promise<T> {
+async function sendForm(path: string, method: 'POST' | 'PUT', form: FormData, fallback: string): Promise<unknown> {
   const token = getToken();
   if (!token) throw new ApiCallError('Authorization token is missing', 0);
   let res: Response;
@@ -173,14 +158,7 @@ export async function sendForm<T>(path: string, method: 'POST' | 'PUT', form: Fo
     | null;
   if (!res.ok)
     throw new ApiCallError(data?.msg ?? data?.error ?? data?.message ?? fallback, res.status, data?.errors ?? {});
-  return data as T;
-}
-
-/** Uploads one file as multipart field `file` (imports). */
-export function upload<T>(path: string, file: File, fallback: string): Promise<T> {
-  const form = new FormData();
-  form.append('file', file);
-  return sendForm<T>(path, 'POST', form, fallback);
+  return data;
 }
 
 /** What a call of a declared route sends: its parameters, query and body as the schemas take them. */
@@ -208,7 +186,7 @@ export function urlOf(route: Pick<ApiRoute, 'path'>, input: Pick<CallParts, 'par
  */
 export async function request<D extends JsonRoute>(route: D, input: CallInput<D>): Promise<Answer<D>> {
   const parts = input as CallParts;
-  const answer = await call<unknown>(urlOf(route, parts), {
+  const answer = await call(urlOf(route, parts), {
     method: route.method === 'get' ? 'GET' : (route.method.toUpperCase() as CallOptions['method']),
     body: parts.body,
     auth: route.access !== 'public',
@@ -227,6 +205,6 @@ export async function requestForm<D extends JsonRoute & { file: object }>(
 ): Promise<Answer<D>> {
   const parts = input as CallParts;
   const method = route.method === 'put' ? 'PUT' : 'POST';
-  const answer = await sendForm<unknown>(urlOf(route, parts), method, form, input.fallback);
+  const answer = await sendForm(urlOf(route, parts), method, form, input.fallback);
   return answer as Answer<D>;
 }

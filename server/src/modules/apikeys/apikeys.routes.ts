@@ -1,20 +1,17 @@
-import { parse } from '@wa/core/validate';
-import { createApiKeyBody, idParam } from '@wa/shared';
+import { API_KEYS } from '@wa/shared';
 import { Router } from 'express';
 import { actorOf } from '../../http/auth';
+import { bind } from '../../http/route';
 import type { ApiKeysService } from './apikeys.service';
 
-/** /api/admin/apikeys: the caller's own API keys (every role; a dashboard session, not a key). */
+/**
+ * /api/admin/apikeys: the caller's own API keys (every role; a dashboard session, not a key); as
+ * declared in shared/src/api/apikeys.ts.
+ */
 export function apiKeysRoutes(keys: ApiKeysService): Router {
   const r = Router();
-  r.post('/', async (req, res) => {
-    res.status(201).json(await keys.create(actorOf(req), parse(createApiKeyBody, req.body ?? {})));
-  });
-  r.get('/', async (req, res) => {
-    res.json({ data: await keys.list(actorOf(req)) });
-  });
-  r.delete('/:id', async (req, res) => {
-    res.json(await keys.revoke(actorOf(req), parse(idParam, req.params.id)));
-  });
+  bind(r, API_KEYS.create, ({ body, req }) => keys.create(actorOf(req), body));
+  bind(r, API_KEYS.list, async ({ req }) => ({ data: await keys.list(actorOf(req)) }));
+  bind(r, API_KEYS.revoke, ({ params, req }) => keys.revoke(actorOf(req), params.id));
   return r;
 }

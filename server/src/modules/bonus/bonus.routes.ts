@@ -1,26 +1,18 @@
-import { parse } from '@wa/core/validate';
-import { bonusListQuery, counterUserParam, createBonusBody, idParam } from '@wa/shared';
+import { BONUS } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, allow } from '../../http/auth';
+import { actorOf } from '../../http/auth';
+import { bind } from '../../http/route';
 import type { BonusService } from './bonus.service';
 
-/** §7 Bonus: /api/admin/bonus/… (admin and dev give and take back; members read their own). */
+/**
+ * §7 Bonus: /api/admin/bonus/…, as declared in shared/src/api/bonus.ts (admin and dev give and
+ * take back; members read their own).
+ */
 export function bonusRoutes(bonus: BonusService): Router {
   const r = Router();
-  const give = allow('bonus.give');
-
-  r.get('/total/:userId', allow('counters.read'), async (req, res) => {
-    res.json(await bonus.total(actorOf(req), parse(counterUserParam, req.params.userId)));
-  });
-  r.get('/list-per-page', allow('bonus.read'), async (req, res) => {
-    const q = parse(bonusListQuery, req.query);
-    res.json(await bonus.listPerPage(actorOf(req), q.page, q.user_id));
-  });
-  r.post('/create', give, async (req, res) => {
-    res.status(201).json(await bonus.create(actorOf(req), parse(createBonusBody, req.body ?? {})));
-  });
-  r.delete('/:id', give, async (req, res) => {
-    res.json(await bonus.remove(actorOf(req), parse(idParam, req.params.id)));
-  });
+  bind(r, BONUS.total, ({ req, params }) => bonus.total(actorOf(req), params.userId));
+  bind(r, BONUS.page, ({ req, query }) => bonus.listPerPage(actorOf(req), query.page, query.user_id));
+  bind(r, BONUS.create, ({ req, body }) => bonus.create(actorOf(req), body));
+  bind(r, BONUS.remove, ({ req, params }) => bonus.remove(actorOf(req), params.id));
   return r;
 }

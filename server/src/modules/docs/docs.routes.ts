@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { type Answer, DOCS } from '@wa/shared';
 import express, { Router } from 'express';
+import { bind } from '../../http/route';
 import { buildOpenApi } from './openapi';
 
 /** Swagger UI's files, from the swagger-ui-dist npm package (never a CDN). */
@@ -59,21 +61,23 @@ function page(base: string): string {
 
 /**
  * Issue 13, public: GET /api/openapi.json (the OpenAPI 3.1 document of every /api route, built
- * once from the registry and the zod contract) and GET /api/docs (Swagger UI on it).
+ * once from the declarations and the zod contract) and GET /api/docs (Swagger UI on it); as
+ * declared in shared/src/api/docs.ts.
  */
 export function docsRoutes(): Router {
   const r = Router();
-  let doc: string | null = null;
-  r.get('/openapi.json', (_req, res) => {
-    doc ??= JSON.stringify(buildOpenApi());
-    res.type('application/json').send(doc);
+  let doc: Answer<typeof DOCS.openApi> | null = null;
+  bind(r, DOCS.openApi, () => {
+    // the builder's plain object, checked once against the declared answer
+    doc ??= DOCS.openApi.response.parse(buildOpenApi());
+    return doc;
   });
-  r.get('/docs', (req, res) => {
+  bind(r, DOCS.page, ({ req, res }) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(page(req.baseUrl));
   });
-  r.get('/docs/init.js', (_req, res) => {
+  bind(r, DOCS.init, ({ res }) => {
     res.type('text/javascript').send(INIT_JS);
   });
   r.use(

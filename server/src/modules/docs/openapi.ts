@@ -1,10 +1,29 @@
-import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENTS, WEBHOOK_HEADERS, type WebhookEvent } from '@wa/shared';
+import { POLICY } from '@wa/core/policy';
+import {
+  type Access,
+  API_ROUTES,
+  type ApiRoute,
+  ROLES,
+  type Role,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOK_EVENTS,
+  WEBHOOK_HEADERS,
+  type WebhookEvent,
+} from '@wa/shared';
 import { z } from 'zod';
 import { COMPONENTS } from './components';
-import { ROUTES, type RouteDoc, rolesOf } from './registry';
 
 /** A JSON Schema object as zod writes it (and OpenAPI 3.1 takes it). */
 type Schema = Record<string, unknown>;
+
+/** The roles `access` lets in: 'public', or the roles of the ability (any ∪ own). */
+export function rolesOf(access: Access): Role[] | 'public' {
+  if (access === 'public') return 'public';
+  if (access === 'signed-in') return [...ROLES];
+  const rule: { any: readonly Role[]; own?: readonly Role[] } = POLICY[access];
+  const roles = new Set<Role>([...rule.any, ...(rule.own ?? [])]);
+  return ROLES.filter((r) => roles.has(r));
+}
 
 /**
  * zod 4's JSON Schema of what a client sends (`io: 'input'`): a preprocess or transform is
@@ -40,7 +59,7 @@ const ref = (name: string): Schema => ({ $ref: `${COMPONENT_REF}${name}` });
  * answer becomes a `$ref` to `#/components/schemas/{name}`. Answers are converted as the server
  * writes them (`io: 'output'`), where an object says `additionalProperties: false`.
  */
-function answerSchemas(routes: readonly RouteDoc[]): {
+function answerSchemas(routes: readonly ApiRoute[]): {
   components: Record<string, Schema>;
   of: (schema: z.ZodType) => Schema;
 } {
@@ -88,7 +107,7 @@ function textSchema(produces: string): Schema {
   return produces === 'application/octet-stream' ? { type: 'string', format: 'binary' } : { type: 'string' };
 }
 
-function operation(route: RouteDoc, answer: (schema: z.ZodType) => Schema): Schema {
+function operation(route: ApiRoute, answer: (schema: z.ZodType) => Schema): Schema {
   const roles = rolesOf(route.access);
   const parameters: Schema[] = [];
   for (const [name, schema] of Object.entries(route.params ?? {})) {
@@ -146,7 +165,7 @@ function operation(route: RouteDoc, answer: (schema: z.ZodType) => Schema): Sche
 }
 
 /** A refusal: the route's own `failure` body, else `{msg}` (the Error component). */
-function failure(route: RouteDoc, description: string, answer: (schema: z.ZodType) => Schema): Schema {
+function failure(route: ApiRoute, description: string, answer: (schema: z.ZodType) => Schema): Schema {
   const schema = route.failure ? answer(route.failure) : ref('Error');
   return { description, content: { 'application/json': { schema } } };
 }
@@ -193,8 +212,8 @@ function webhookOperation(event: WebhookEvent): Schema {
   };
 }
 
-/** The OpenAPI 3.1 document of every /api route, built from the registry and the shared zod contract. */
-export function buildOpenApi(routes: readonly RouteDoc[] = ROUTES): Schema {
+/** The OpenAPI 3.1 document of every /api route, built from the route declarations (shared/src/api). */
+export function buildOpenApi(routes: readonly ApiRoute[] = API_ROUTES): Schema {
   const answers = answerSchemas(routes);
   const paths: Record<string, Record<string, Schema>> = {};
   for (const route of routes) {

@@ -1,28 +1,15 @@
-import { parse } from '@wa/core/validate';
-import { idParam, levelBody, pageQuery } from '@wa/shared';
+import { LEVELS } from '@wa/shared';
 import { Router } from 'express';
-import { allow } from '../../http/auth';
+import { bind } from '../../http/route';
 import type { LevelsService } from './levels.service';
 
-/** §7 Level: /api/admin/level/… (admin and dev). */
+/** §7 Level: /api/admin/level/… (admin and dev), as declared in shared/src/api/levels.ts. */
 export function levelsRoutes(levels: LevelsService): Router {
   const r = Router();
-  r.use(allow('catalogue.manage'));
-  r.get('/list-per-page', async (req, res) => {
-    res.json(await levels.listPerPage(parse(pageQuery, req.query).page));
-  });
-  r.post('/create', async (req, res) => {
-    res.status(201).json(await levels.create(parse(levelBody, req.body ?? {})));
-  });
-  r.get('/:id', async (req, res) => {
-    res.json(await levels.get(parse(idParam, req.params.id)));
-  });
-  r.put('/:id', async (req, res) => {
-    const id = parse(idParam, req.params.id);
-    res.json(await levels.update(id, parse(levelBody, req.body ?? {})));
-  });
-  r.delete('/:id', async (req, res) => {
-    res.json(await levels.remove(parse(idParam, req.params.id)));
-  });
+  bind(r, LEVELS.page, ({ query }) => levels.listPerPage(query.page));
+  bind(r, LEVELS.create, ({ body }) => levels.create(body));
+  bind(r, LEVELS.get, ({ params }) => levels.get(params.id));
+  bind(r, LEVELS.update, ({ params, body }) => levels.update(params.id, body));
+  bind(r, LEVELS.remove, ({ params }) => levels.remove(params.id));
   return r;
 }

@@ -1,28 +1,17 @@
-import { parse } from '@wa/core/validate';
-import {
-  exportQuery,
-  idParam,
-  PROXY_EXPORT,
-  pageQuery,
-  saveProxyBody,
-  skippedListId,
-  updateProxyBody,
-} from '@wa/shared';
+import { PROXIES, PROXY_EXPORT } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, allow } from '../../http/auth';
+import { actorOf } from '../../http/auth';
+import { bind, WRITTEN } from '../../http/route';
 import { sendCsv, streamDownload } from '../../http/stream';
 import { receiveImport } from '../../imports/upload';
 import type { ProxiesService } from './proxies.service';
 
-const csvFirst = exportQuery('csv');
-
-/** §7 Proxy: /api/admin/proxy/… (admin and dev). */
+/** §7 Proxy: /api/admin/proxy/… (admin and dev), as declared in shared/src/api/proxies.ts. */
 export function proxiesRoutes(proxies: ProxiesService): Router {
   const r = Router();
-  r.use(allow('catalogue.manage'));
   const all = (after: number) => proxies.after(after);
 
-  r.get('/list', async (_req, res) => {
+  bind(r, PROXIES.list, async () => {
     const list = [];
     for (let after = 0; ; ) {
       const page = await all(after);
@@ -30,46 +19,34 @@ export function proxiesRoutes(proxies: ProxiesService): Router {
       list.push(...page);
       after = page[page.length - 1].id;
     }
-    res.json({ list });
+    return { list };
   });
-  r.get('/list-per-page', async (req, res) => {
-    const q = parse(pageQuery, req.query);
-    res.json(await proxies.listPerPage(q.page, q.search));
-  });
-  r.get('/count-use', async (_req, res) => {
-    res.json(await proxies.countUse());
-  });
-  r.get('/export', async (req, res) => {
-    const { format } = parse(csvFirst, req.query);
+  bind(r, PROXIES.page, ({ query }) => proxies.listPerPage(query.page, query.search));
+  bind(r, PROXIES.countUse, () => proxies.countUse());
+  bind(r, PROXIES.export, async ({ query, res }) => {
     await streamDownload(res, {
-      format,
-      filename: PROXY_EXPORT[format],
+      format: query.format,
+      filename: PROXY_EXPORT[query.format],
       columns: PROXY_EXPORT.columns,
       next: all,
       pick: (p) => ({ value: p.value, status: p.status }),
     });
   });
-  r.post('/save', async (req, res) => {
-    res.status(201).json(await proxies.save(parse(saveProxyBody, req.body ?? {})));
-  });
-  r.post('/import', async (req, res) => {
+  bind(r, PROXIES.save, ({ body }) => proxies.save(body));
+  // the answer is streamed from the import's files (a million created rows never sit in memory),
+  // so the handler writes it itself and says so (WRITTEN)
+  bind(r, PROXIES.import, async ({ req, res }) => {
     const owner = actorOf(req).id;
     const outcome = await receiveImport(req, (file) => proxies.import(file, owner));
     res.status(200).type('application/json');
     await outcome.send(res);
+    return WRITTEN;
   });
-  r.get('/import/skipped/:id', async (req, res) => {
-    await sendCsv(res, proxies.skippedList(actorOf(req).id, parse(skippedListId, req.params.id)));
+  bind(r, PROXIES.skipped, async ({ params, req, res }) => {
+    await sendCsv(res, proxies.skippedList(actorOf(req).id, params.id));
   });
-  r.get('/:id', async (req, res) => {
-    res.json(await proxies.get(parse(idParam, req.params.id)));
-  });
-  r.put('/:id', async (req, res) => {
-    const id = parse(idParam, req.params.id);
-    res.json(await proxies.update(id, parse(updateProxyBody, req.body ?? {})));
-  });
-  r.delete('/:id', async (req, res) => {
-    res.json(await proxies.remove(parse(idParam, req.params.id)));
-  });
+  bind(r, PROXIES.get, ({ params }) => proxies.get(params.id));
+  bind(r, PROXIES.update, ({ params, body }) => proxies.update(params.id, body));
+  bind(r, PROXIES.remove, ({ params }) => proxies.remove(params.id));
   return r;
 }

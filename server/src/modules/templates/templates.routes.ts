@@ -1,77 +1,78 @@
 import { parse } from '@wa/core/validate';
-import {
-  exportQuery,
-  idParam,
-  pageQuery,
-  TEMPLATE_EXPORT,
-  TEMPLATE_MEDIA_EXTENSIONS,
-  templateFields,
-  templateUpdateFields,
-} from '@wa/shared';
-import { Router } from 'express';
-import { allow } from '../../http/auth';
+import { idParam, TEMPLATE_EXPORT, TEMPLATE_MEDIA_EXTENSIONS, TEMPLATES } from '@wa/shared';
+import { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import { bind } from '../../http/route';
 import { streamDownload } from '../../http/stream';
-import { discardAfter, mediaUpload } from '../../http/upload';
+import { discardAfter, discardUpload, mediaUpload } from '../../http/upload';
 import { receiveImport } from '../../imports/upload';
 import type { TemplatesService } from './templates.service';
 
-/** A template export is JSON unless CSV is asked for (JSON is what import reads back). */
-const jsonFirst = exportQuery('json');
-
 /**
- * §7 Templates: /api/admin/message/… (admin and dev). An uploaded medium waits in `uploadDir` only
- * for its request: the service puts it in the file store, and it is removed from there either way.
+ * §7 Templates: /api/admin/message/… (admin and dev), as declared in shared/src/api/templates.ts.
+ * An uploaded medium waits in `uploadDir` only for its request: the service puts it in the file
+ * store, and it is removed from there either way.
  */
 export function templatesRoutes(templates: TemplatesService, uploadDir: string): Router {
   const r = Router();
-  r.use(allow('catalogue.manage'));
   const media = mediaUpload(uploadDir, TEMPLATE_MEDIA_EXTENSIONS);
+  // a template that is not there is a 404 before any error of the form, as it always was
+  const found: RequestHandler = async (req, _res, next) => {
+    await templates.get(parse(idParam, req.params.id));
+    next();
+  };
 
-  r.get('/list', async (_req, res) => {
-    res.json(await templates.list());
-  });
-  r.get('/list-per-page', async (req, res) => {
-    res.json(await templates.listPerPage(parse(pageQuery, req.query).page));
-  });
-  r.get('/export', async (req, res) => {
-    const { format } = parse(jsonFirst, req.query);
+  bind(r, TEMPLATES.list, () => templates.list());
+  bind(r, TEMPLATES.page, ({ query }) => templates.listPerPage(query.page));
+  bind(r, TEMPLATES.export, async ({ query, res }) => {
+    // every template at once: there are few, and the list is already in memory
     const { list } = await templates.list();
+    const rows = list.map(({ media: m, text, text_wa, button, status }) => ({
+      media: m,
+      text,
+      text_wa,
+      button,
+      status,
+    }));
+    if (query.format === 'json') {
+      res.setHeader('Content-Disposition', `attachment; filename="${TEMPLATE_EXPORT.json}"`);
+      return rows;
+    }
+    // the CSV is written here, `button` as JSON; the binder sends nothing more
     await streamDownload(res, {
-      format,
-      filename: TEMPLATE_EXPORT[format],
+      format: 'csv',
+      filename: TEMPLATE_EXPORT.csv,
       columns: TEMPLATE_EXPORT.columns,
-      // every template at once: there are few, and the list is already in memory
       next: async (after) => (after === 0 ? list : []),
       pick: ({ media: m, text, text_wa, button, status }) => ({
         media: m,
         text,
         text_wa,
-        button: format === 'csv' ? JSON.stringify(button) : button,
+        button: JSON.stringify(button),
         status,
       }),
     });
+    return rows;
   });
-  r.post('/create', media, async (req, res) => {
-    await discardAfter(req.file, async () => {
-      res.status(201).json(await templates.create(parse(templateFields, req.body ?? {}), req.file));
-    });
+  bind(r, TEMPLATES.create, ({ body, req }) => discardAfter(req.file, () => templates.create(body, req.file)), {
+    before: [media],
   });
-  r.post('/import', async (req, res) => {
-    res.json(await receiveImport(req, (file) => templates.import(file), { accept: ['json'] }));
-  });
-  r.get('/:id', async (req, res) => {
-    res.json(await templates.get(parse(idParam, req.params.id)));
-  });
-  r.put('/:id', media, async (req, res) => {
-    await discardAfter(req.file, async () => {
-      const id = parse(idParam, req.params.id);
-      // a template that is not there is a 404 before any error of the form, as it always was
-      await templates.get(id);
-      res.json(await templates.update(id, parse(templateUpdateFields, req.body ?? {}), req.file));
-    });
-  });
-  r.delete('/:id', async (req, res) => {
-    res.json(await templates.remove(parse(idParam, req.params.id)));
-  });
+  bind(r, TEMPLATES.import, ({ req }) => receiveImport(req, (file) => templates.import(file), { accept: ['json'] }));
+  bind(r, TEMPLATES.get, ({ params }) => templates.get(params.id));
+  bind(
+    r,
+    TEMPLATES.update,
+    ({ params, body, req }) => discardAfter(req.file, () => templates.update(params.id, body, req.file)),
+    { before: [media, found] },
+  );
+  bind(r, TEMPLATES.remove, ({ params }) => templates.remove(params.id));
+  // an upload refused before its handler ran (a field of the form, the template's 404) is removed
+  // before the refusal is answered; one the handler took goes with `discardAfter`
+  const discardRefused: ErrorRequestHandler = (err, req, _res, next) => {
+    discardUpload(req.file).then(
+      () => next(err),
+      () => next(err),
+    );
+  };
+  r.use(discardRefused);
   return r;
 }

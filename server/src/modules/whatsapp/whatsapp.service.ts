@@ -1,4 +1,5 @@
 import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import { ALREADY_SENDING, startRefusal } from '@wa/core/accounts/blast-rules';
 import type { Actor } from '@wa/core/actor';
 import { AppError, badRequest, conflict, notFound } from '@wa/core/errors';
 import { pageMeta, pageWindow } from '@wa/core/paging';
@@ -236,29 +237,27 @@ export class WhatsappService {
   }
 
   /**
-   * POST start-blasting (member for their own accounts, dev for any): the account must be
-   * connected, idle and not suspended, with an active template and a target left. The row's
+   * POST start-blasting (member for their own accounts, dev for any): the account must keep the
+   * start rules (START_RULES in blast-rules.ts: not suspended, connected, idle, not paused, below
+   * today's cap unless scheduled for later), with no one-off sends pending, an active template and
+   * a target left. The row's
    * status becomes 'sending' (the switch the worker's blast loop reads) and its holder starts.
    */
   async startBlasting(actor: Actor, input: BlastInput): Promise<{ msg: string; data: WhatsappDto }> {
     const acc = await this.blastAccount(actor, input);
     const startAt = input.start_at;
     const name = acc.phonenumber ?? acc.clientid;
-    if (acc.suspended || acc.state === 'suspended') throw conflict(`${name} is suspended`);
-    if (acc.state !== 'connected') throw conflict(`${name} is ${acc.state ?? 'unknown'}`);
-    if (acc.status === 'sending') throw conflict('Sedang mengirim');
-    // account safety: ban signals paused it until then (admin or dev may lift the pause)
-    if (acc.paused_until) throw conflict(`${SAFETY_TEXTS.paused(acc.paused_until)}: ${acc.pause_reason ?? ''}`);
-    // a start for later may be scheduled past today's cap; one for now may not
     const scheduled = startAt && startAt.getTime() > Date.now() ? startAt : null;
-    if (!scheduled && acc.sent_today >= acc.daily_cap) throw conflict(SAFETY_TEXTS.dailyCap);
+    // the account's own rules (blast-rules.ts): suspended, connected, idle, paused, daily cap
+    const refusal = startRefusal(acc, name, scheduled !== null);
+    if (refusal !== null) throw conflict(refusal);
     // one-off sends of the blaster form pace this account already; a blast waits until they are through
-    if ((await this.repo.unsentReceivers(acc.id)) > 0) throw conflict('Sedang mengirim');
+    if ((await this.repo.unsentReceivers(acc.id)) > 0) throw conflict(ALREADY_SENDING);
     if (!(await this.repo.hasActiveTemplate())) throw badRequest(BLAST_TEXTS.noTemplate);
     if (!(await this.repo.hasTargetLeft())) throw badRequest(BLAST_TEXTS.noTargets);
-    // one start wins: the switch flips only from idle on a connected account
+    // one start wins: the switch flips only while the row keeps the start rules (START_GUARD)
     const flipped = await this.accounts.startSending(acc.id, scheduled);
-    if (!flipped) throw conflict('Sedang mengirim');
+    if (!flipped) throw conflict(ALREADY_SENDING);
     // told before the holder starts, so the event comes before the blast's first message; a scheduled
     // blast is told now, with the time it will start
     const started = { ...WhatsappService.ref(flipped), start_at: scheduled?.toISOString() ?? null };

@@ -1,45 +1,24 @@
-import { parse } from '@wa/core/validate';
-import { counterUserParam, idParam, withdrawListQuery, withdrawRequestBody, withdrawUpdateBody } from '@wa/shared';
+import { WITHDRAW } from '@wa/shared';
 import { Router } from 'express';
-import { actorOf, allow } from '../../http/auth';
+import { actorOf } from '../../http/auth';
+import { bind } from '../../http/route';
 import type { WithdrawService } from './withdraw.service';
 
 /**
- * §7 Withdraw: /api/admin/withdraw/…. Members and devs request for themselves; admin, dev and
- * staff see every request; only an admin accepts, rejects or cancels (§2, §6).
+ * §7 Withdraw: /api/admin/withdraw/…, as declared in shared/src/api/withdraw.ts. Members and devs
+ * request for themselves; admin, dev and staff see every request; only an admin accepts, rejects
+ * or cancels (§2, §6).
  */
 export function withdrawRoutes(withdraw: WithdrawService): Router {
   const r = Router();
-  const counters = allow('counters.read');
-  const read = allow('withdraw.read');
-
-  r.get('/balance/:userId', counters, async (req, res) => {
-    res.json(await withdraw.balance(actorOf(req), parse(counterUserParam, req.params.userId)));
-  });
-  r.get('/income/:userId', counters, async (req, res) => {
-    res.json(await withdraw.income(actorOf(req), parse(counterUserParam, req.params.userId)));
-  });
-  r.get('/total-requested/:userId', counters, async (req, res) => {
-    res.json(await withdraw.total(actorOf(req), parse(counterUserParam, req.params.userId), 'requested'));
-  });
-  r.get('/total-accepted/:userId', counters, async (req, res) => {
-    res.json(await withdraw.total(actorOf(req), parse(counterUserParam, req.params.userId), 'accepted'));
-  });
-  r.post('/request', allow('withdraw.request'), async (req, res) => {
-    res.status(201).json(await withdraw.request(actorOf(req), parse(withdrawRequestBody, req.body ?? {})));
-  });
-  r.get('/history/:userId', read, async (req, res) => {
-    res.json(await withdraw.history(actorOf(req), parse(idParam, req.params.userId)));
-  });
-  r.get('/histories', allow('withdraw.handle'), async (req, res) => {
-    res.json(await withdraw.histories(actorOf(req)));
-  });
-  r.get('/histories-per-page', read, async (req, res) => {
-    const q = parse(withdrawListQuery, req.query);
-    res.json(await withdraw.historiesPerPage(actorOf(req), q.page, q.user_id));
-  });
-  r.put('/update', allow('withdraw.decide'), async (req, res) => {
-    res.json(await withdraw.update(actorOf(req), parse(withdrawUpdateBody, req.body ?? {})));
-  });
+  bind(r, WITHDRAW.balance, ({ req, params }) => withdraw.balance(actorOf(req), params.userId));
+  bind(r, WITHDRAW.income, ({ req, params }) => withdraw.income(actorOf(req), params.userId));
+  bind(r, WITHDRAW.totalRequested, ({ req, params }) => withdraw.total(actorOf(req), params.userId, 'requested'));
+  bind(r, WITHDRAW.totalAccepted, ({ req, params }) => withdraw.total(actorOf(req), params.userId, 'accepted'));
+  bind(r, WITHDRAW.request, ({ req, body }) => withdraw.request(actorOf(req), body));
+  bind(r, WITHDRAW.history, ({ req, params }) => withdraw.history(actorOf(req), params.userId));
+  bind(r, WITHDRAW.histories, ({ req }) => withdraw.histories(actorOf(req)));
+  bind(r, WITHDRAW.page, ({ req, query }) => withdraw.historiesPerPage(actorOf(req), query.page, query.user_id));
+  bind(r, WITHDRAW.update, ({ req, body }) => withdraw.update(actorOf(req), body));
   return r;
 }

@@ -1,15 +1,17 @@
-import type { ImportSkippedRow } from '@wa/shared';
+import type { ImportSkippedRow, PHONE_NUMBERS, PROXIES } from '@wa/shared';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
-import { errorText, upload } from '../../api/client';
+import { errorText, requestForm, urlOf } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card } from '../../components/page-breadcrumb';
 import { saveFile, streamDownload } from '../../lib/download';
 
 export interface ImportCardProps {
-  /** e.g. /admin/phonenumber/import */
-  endpoint: string;
+  /** the import's route: PHONE_NUMBERS.import or PROXIES.import */
+  route: typeof PHONE_NUMBERS.import | typeof PROXIES.import;
+  /** the route of the full skipped list (CSV): PHONE_NUMBERS.skipped or PROXIES.skipped */
+  skippedRoute: typeof PHONE_NUMBERS.skipped | typeof PROXIES.skipped;
   /** the word in the texts: 'nomor' or 'proxy' */
   noun: string;
   /** the skipped rows' key column: number or value */
@@ -36,7 +38,15 @@ interface ImportAnswer {
  * first five skipped rows with their line, reason and the total, and the skipped list: the full
  * list as CSV from the server (kept there an hour), and as JSON when the answer holds all of it.
  */
-export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles, fallback }: ImportCardProps) {
+export function ImportCard({
+  route,
+  skippedRoute,
+  noun,
+  keyColumn,
+  csvColumns,
+  skippedFiles,
+  fallback,
+}: ImportCardProps) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
@@ -57,7 +67,9 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
     }
     setBusy(true);
     try {
-      const res = await upload<ImportAnswer>(endpoint, file, fallback);
+      const form = new FormData();
+      form.append('file', file);
+      const res = await requestForm(route, form, { fallback });
       setResult({
         total: res.total,
         skipped: res.skipped,
@@ -128,7 +140,7 @@ export function ImportCard({ endpoint, noun, keyColumn, csvColumns, skippedFiles
                 <Button
                   variant="outline"
                   size="sm"
-                  onClick={() => streamDownload(`/api${endpoint}/skipped/${result.skipped_id}`)}
+                  onClick={() => streamDownload(`/api${urlOf(skippedRoute, { params: { id: result.skipped_id } })}`)}
                 >
                   Download CSV
                 </Button>

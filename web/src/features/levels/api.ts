@@ -1,25 +1,13 @@
-import type { LevelDto, levelBody, Paged } from '@wa/shared';
-import type { z } from 'zod';
-import { call } from '../../api/client';
+import { type BodyIn, LEVELS } from '@wa/shared';
+import { request } from '../../api/client';
 
-type LevelInput = z.output<typeof levelBody>;
+type LevelInput = BodyIn<typeof LEVELS.create>;
 
 export const levelsApi = {
-  page: (page: number) =>
-    call<Paged<LevelDto>>(`/admin/level/list-per-page?page=${page}`, { fallback: 'Error fetching Level list' }),
-  get: (id: number) => call<{ level: LevelDto }>(`/admin/level/${id}`, { fallback: 'Error fetching Level' }),
-  create: (body: LevelInput) =>
-    call<{ level: LevelDto; msg: string }>('/admin/level/create', {
-      method: 'POST',
-      body,
-      fallback: 'Error saving Level',
-    }),
+  page: (page: number) => request(LEVELS.page, { query: { page }, fallback: 'Error fetching Level list' }),
+  get: (id: number) => request(LEVELS.get, { params: { id }, fallback: 'Error fetching Level' }),
+  create: (body: LevelInput) => request(LEVELS.create, { body, fallback: 'Error saving Level' }),
   update: (id: number, body: LevelInput) =>
-    call<{ level: LevelDto; msg: string }>(`/admin/level/${id}`, {
-      method: 'PUT',
-      body,
-      fallback: 'Error saving Level',
-    }),
-  remove: (id: number) =>
-    call<{ id: number }>(`/admin/level/${id}`, { method: 'DELETE', fallback: 'Error deleting Level' }),
+    request(LEVELS.update, { params: { id }, body, fallback: 'Error saving Level' }),
+  remove: (id: number) => request(LEVELS.remove, { params: { id }, fallback: 'Error deleting Level' }),
 };

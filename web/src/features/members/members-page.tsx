@@ -1,7 +1,7 @@
-import { formatRupiah, type Paged, type UserDto } from '@wa/shared';
+import { formatRupiah, USERS, type UserDto } from '@wa/shared';
 import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { call } from '../../api/client';
+import { request } from '../../api/client';
 import { Badge } from '../../components/badge';
 import type { Column } from '../../components/data-table';
 import { inputClass } from '../../components/form-field';
@@ -12,12 +12,7 @@ import { useDelayedSearch, withParam } from '../../lib/use-delayed-search';
 import { useListPage } from '../../lib/use-list-page';
 
 const fetchMembers = (page: number, search: string, status: string) =>
-  call<Paged<UserDto>>(
-    `/admin/users/members-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}${
-      status ? `&status=${status}` : ''
-    }`,
-    { fallback: 'Error fetching user' },
-  );
+  request(USERS.membersPerPage, { query: { page, search, status }, fallback: 'Error fetching user' });
 
 /** 'Filter Status': a member is active while one of their accounts is connected or sending. */
 const STATUS_OPTIONS = [

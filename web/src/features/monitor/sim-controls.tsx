@@ -1,17 +1,13 @@
-import { SIM_ACK_KINDS, type SimCommand, type SimResult } from '@wa/shared';
+import { SIM, SIM_ACK_KINDS, type SimCommand } from '@wa/shared';
 import { useState } from 'react';
-import { call, errorText } from '../../api/client';
+import { errorText, request } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/form-field';
 
 /** POST /api/dev/sim/{deviceId}: something happens on the simulated WhatsApp's side. */
 const simulate = (deviceId: string, command: SimCommand) =>
-  call<{ data: SimResult }>(`/dev/sim/${encodeURIComponent(deviceId)}`, {
-    method: 'POST',
-    body: command,
-    fallback: 'Error driving the simulator',
-  });
+  request(SIM.simulate, { params: { deviceId }, body: command, fallback: 'Error driving the simulator' });
 
 const ACTIONS: { label: string; command: SimCommand }[] = [
   { label: 'Hapus pesan terakhir', command: { action: 'revoke' } },

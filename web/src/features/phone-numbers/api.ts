@@ -1,29 +1,15 @@
-import type { Paged, PhoneNumberDto, PhoneStatus, savePhoneNumberBody, updatePhoneNumberBody } from '@wa/shared';
-import type { z } from 'zod';
-import { call } from '../../api/client';
+import { type BodyIn, PHONE_NUMBERS, type PhoneStatus } from '@wa/shared';
+import { request, urlOf } from '../../api/client';
 
 export const phoneNumbersApi = {
   page: (page: number, search: string, status?: PhoneStatus) =>
-    call<Paged<PhoneNumberDto>>(
-      `/admin/phonenumber/list-per-page?page=${page}${search ? `&search=${encodeURIComponent(search)}` : ''}${
-        status ? `&status=${status}` : ''
-      }`,
-      { fallback: 'Error fetching Phone Number list' },
-    ),
-  get: (id: number) =>
-    call<{ phoneNumber: PhoneNumberDto }>(`/admin/phonenumber/${id}`, { fallback: 'Error fetching Phone Number' }),
-  save: (body: z.output<typeof savePhoneNumberBody>) =>
-    call<{ phoneNumber: PhoneNumberDto; msg: string }>('/admin/phonenumber/save', {
-      method: 'POST',
-      body,
-      fallback: 'Error saving Phone Number',
-    }),
-  update: (id: number, body: z.output<typeof updatePhoneNumberBody>) =>
-    call<{ phoneNumber: PhoneNumberDto }>(`/admin/phonenumber/${id}`, {
-      method: 'PUT',
-      body,
-      fallback: 'Error updating Phone Number',
-    }),
-  remove: (id: number) =>
-    call<{ id: number }>(`/admin/phonenumber/${id}`, { method: 'DELETE', fallback: 'Error deleting Phone Number' }),
+    request(PHONE_NUMBERS.page, { query: { page, search, status }, fallback: 'Error fetching Phone Number list' }),
+  get: (id: number) => request(PHONE_NUMBERS.get, { params: { id }, fallback: 'Error fetching Phone Number' }),
+  save: (body: BodyIn<typeof PHONE_NUMBERS.save>) =>
+    request(PHONE_NUMBERS.save, { body, fallback: 'Error saving Phone Number' }),
+  update: (id: number, body: BodyIn<typeof PHONE_NUMBERS.update>) =>
+    request(PHONE_NUMBERS.update, { params: { id }, body, fallback: 'Error updating Phone Number' }),
+  remove: (id: number) => request(PHONE_NUMBERS.remove, { params: { id }, fallback: 'Error deleting Phone Number' }),
+  /** the export's download address */
+  exportUrl: (format: 'csv' | 'json') => `/api${urlOf(PHONE_NUMBERS.export, { query: { format } })}`,
 };

@@ -1,3 +1,4 @@
+import { PHONE_NUMBERS } from '@wa/shared';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
@@ -34,7 +35,8 @@ export function PhoneNumberCreatePage() {
       title="Tambah Phone Number"
       upload={
         <ImportCard
-          endpoint="/admin/phonenumber/import"
+          route={PHONE_NUMBERS.import}
+          skippedRoute={PHONE_NUMBERS.skipped}
           noun="nomor"
           keyColumn="number"
           csvColumns={['number', 'name', 'status']}

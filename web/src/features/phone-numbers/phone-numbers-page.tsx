@@ -63,11 +63,7 @@ export function PhoneNumbersPage() {
       <PageBreadcrumb title="Daftar Phone Number" />
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <AddLink to="/phonenumber/create" />
-        <ExportButtons
-          total={list.total}
-          empty="No phone numbers to export."
-          url={(format) => `/api/admin/phonenumber/export?format=${format}`}
-        />
+        <ExportButtons total={list.total} empty="No phone numbers to export." url={phoneNumbersApi.exportUrl} />
         <RefreshButton syncing={list.syncing} onClick={list.refresh} label="Sync" />
         <FilterSelect
           id="pn-status-filter"

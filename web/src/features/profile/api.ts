@@ -1,53 +1,28 @@
-import type {
-  ApiKeyDto,
-  CreatedApiKey,
-  CreatedWebhook,
-  UpdateWebhookBody,
-  WebhookDeliveryDto,
-  WebhookDto,
-} from '@wa/shared';
-import { call } from '../../api/client';
+import { API_KEYS, type BodyIn, WEBHOOKS } from '@wa/shared';
+import { request } from '../../api/client';
 import type { CreateApiKeyInput } from './api-keys';
 import type { CreateWebhookInput } from './webhooks';
 
 /** The caller's own API keys (README "API notes"): every role manages theirs from the profile. */
 export const apiKeysApi = {
-  list: async () => (await call<{ data: ApiKeyDto[] }>('/admin/apikeys', { fallback: 'Error fetching API keys' })).data,
+  list: async () => (await request(API_KEYS.list, { fallback: 'Error fetching API keys' })).data,
   /** the answer carries the key itself: this is the only time it is seen */
-  create: (body: CreateApiKeyInput) =>
-    call<CreatedApiKey>('/admin/apikeys', { method: 'POST', body, fallback: 'Error creating API key' }),
-  revoke: (id: number) =>
-    call<{ id: number; revoked: true }>(`/admin/apikeys/${id}`, {
-      method: 'DELETE',
-      fallback: 'Error revoking API key',
-    }),
+  create: (body: CreateApiKeyInput) => request(API_KEYS.create, { body, fallback: 'Error creating API key' }),
+  revoke: (id: number) => request(API_KEYS.revoke, { params: { id }, fallback: 'Error revoking API key' }),
 };
 
 /** The caller's own webhook endpoints and their deliveries (issue 13), managed from the profile. */
 export const webhooksApi = {
-  list: async () =>
-    (await call<{ data: WebhookDto[] }>('/admin/webhooks', { fallback: 'Error fetching webhooks' })).data,
+  list: async () => (await request(WEBHOOKS.list, { fallback: 'Error fetching webhooks' })).data,
   /** the answer carries the signing secret: this is the only time it is seen */
-  create: (body: CreateWebhookInput) =>
-    call<CreatedWebhook>('/admin/webhooks', { method: 'POST', body, fallback: 'Error creating webhook' }),
-  update: (id: number, body: UpdateWebhookBody) =>
-    call<WebhookDto>(`/admin/webhooks/${id}`, { method: 'PUT', body, fallback: 'Error updating webhook' }),
-  remove: (id: number) =>
-    call<{ id: number; deleted: true }>(`/admin/webhooks/${id}`, {
-      method: 'DELETE',
-      fallback: 'Error deleting webhook',
-    }),
+  create: (body: CreateWebhookInput) => request(WEBHOOKS.create, { body, fallback: 'Error creating webhook' }),
+  update: (id: number, body: BodyIn<typeof WEBHOOKS.update>) =>
+    request(WEBHOOKS.update, { params: { id }, body, fallback: 'Error updating webhook' }),
+  remove: (id: number) => request(WEBHOOKS.remove, { params: { id }, fallback: 'Error deleting webhook' }),
   /** the latest deliveries, newest first */
   deliveries: async (id: number) =>
-    (
-      await call<{ data: WebhookDeliveryDto[] }>(`/admin/webhooks/${id}/deliveries`, {
-        fallback: 'Error fetching deliveries',
-      })
-    ).data,
-  /** queues the delivery's event again, as a new delivery */
+    (await request(WEBHOOKS.deliveries, { params: { id }, fallback: 'Error fetching deliveries' })).data,
+  /** queues the delivery's event again, as a new delivery (the path's delivery id is its decimal text) */
   resend: (id: number, deliveryId: number) =>
-    call<{ id: number; resend_of: number }>(`/admin/webhooks/${id}/deliveries/${deliveryId}/resend`, {
-      method: 'POST',
-      fallback: 'Error resending delivery',
-    }),
+    request(WEBHOOKS.resend, { params: { id, deliveryId: String(deliveryId) }, fallback: 'Error resending delivery' }),
 };

@@ -1,19 +1,14 @@
-import type { Paged, ProxyDto, saveProxyBody, updateProxyBody } from '@wa/shared';
-import type { z } from 'zod';
-import { call } from '../../api/client';
+import { type BodyIn, PROXIES } from '@wa/shared';
+import { request, urlOf } from '../../api/client';
 
 export const proxiesApi = {
-  page: (page: number) =>
-    call<Paged<ProxyDto>>(`/admin/proxy/list-per-page?page=${page}`, { fallback: 'Error fetching Proxy list' }),
-  get: (id: number) => call<{ proxy: ProxyDto }>(`/admin/proxy/${id}`, { fallback: 'Error fetching Proxy' }),
-  save: (value: z.output<typeof saveProxyBody>['value']) =>
-    call<{ proxy: ProxyDto }>('/admin/proxy/save', { method: 'POST', body: { value }, fallback: 'Error saving Proxy' }),
-  update: (id: number, body: z.output<typeof updateProxyBody>) =>
-    call<{ proxy: ProxyDto }>(`/admin/proxy/${id}`, {
-      method: 'PUT',
-      body: { id, ...body },
-      fallback: 'Error updating Proxy',
-    }),
-  remove: (id: number) =>
-    call<{ id: number }>(`/admin/proxy/${id}`, { method: 'DELETE', fallback: 'Error deleting Proxy' }),
+  page: (page: number) => request(PROXIES.page, { query: { page }, fallback: 'Error fetching Proxy list' }),
+  get: (id: number) => request(PROXIES.get, { params: { id }, fallback: 'Error fetching Proxy' }),
+  save: (value: BodyIn<typeof PROXIES.save>['value']) =>
+    request(PROXIES.save, { body: { value }, fallback: 'Error saving Proxy' }),
+  update: (id: number, body: BodyIn<typeof PROXIES.update>) =>
+    request(PROXIES.update, { params: { id }, body, fallback: 'Error updating Proxy' }),
+  remove: (id: number) => request(PROXIES.remove, { params: { id }, fallback: 'Error deleting Proxy' }),
+  /** the export's download address */
+  exportUrl: (format: 'csv' | 'json') => `/api${urlOf(PROXIES.export, { query: { format } })}`,
 };

@@ -33,11 +33,7 @@ export function ProxiesPage() {
       <PageBreadcrumb title="Proxy" />
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <AddLink to="/proxy/create" />
-        <ExportButtons
-          total={list.total}
-          empty="No proxies to export."
-          url={(format) => `/api/admin/proxy/export?format=${format}`}
-        />
+        <ExportButtons total={list.total} empty="No proxies to export." url={proxiesApi.exportUrl} />
         <RefreshButton syncing={list.syncing} onClick={list.refresh} />
       </div>
       <ListTable list={list} columns={columns} error={list.error ?? rowDelete.error} />

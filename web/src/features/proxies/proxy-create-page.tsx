@@ -1,3 +1,4 @@
+import { PROXIES } from '@wa/shared';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
@@ -31,7 +32,8 @@ export function ProxyCreatePage() {
       title="Tambah Proxy"
       upload={
         <ImportCard
-          endpoint="/admin/proxy/import"
+          route={PROXIES.import}
+          skippedRoute={PROXIES.skipped}
           noun="proxy"
           keyColumn="value"
           csvColumns={['value', 'status']}

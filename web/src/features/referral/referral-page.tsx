@@ -1,6 +1,6 @@
-import { formatRupiah, PAGE_SIZE, type Paged, type ReferralItem } from '@wa/shared';
+import { formatRupiah, PAGE_SIZE, type Paged, type ReferralItem, USERS } from '@wa/shared';
 import { useCallback } from 'react';
-import { call } from '../../api/client';
+import { request } from '../../api/client';
 import type { Column } from '../../components/data-table';
 import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
@@ -10,9 +10,7 @@ import { useAuth } from '../auth/auth-context';
 const EMPTY: Paged<ReferralItem> = { data: [], meta: { page: 1, totalPages: 1, total: 0, pageSize: PAGE_SIZE } };
 
 const fetchReferrals = (page: number) =>
-  call<Paged<ReferralItem>>(`/admin/users/referral-per-page?page=${page}`, {
-    fallback: 'Error fetching Referral list',
-  });
+  request(USERS.referralPerPage, { query: { page }, fallback: 'Error fetching Referral list' });
 
 const columns: Column<ReferralItem>[] = [
   {

@@ -1,7 +1,7 @@
 import { captionToWhatsapp, type TemplateDto } from '@wa/shared';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { errorText, upload } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { inputClass } from '../../components/form-field';
@@ -65,11 +65,7 @@ export function TemplateFormPage() {
     if (!file) return setImportMsg({ ok: false, text: 'File is required.' });
     if (!/\.json$/i.test(file.name)) return setImportMsg({ ok: false, text: 'Only .json files are accepted.' });
     try {
-      const res = await upload<{ created: unknown[]; skipped: unknown[] }>(
-        '/admin/message/import',
-        file,
-        'Error importing File',
-      );
+      const res = await templatesApi.import(file);
       setImportMsg({
         ok: true,
         text: `Total ${res.created.length} template berhasil disimpan, ${res.skipped.length} dilewatkan.`,

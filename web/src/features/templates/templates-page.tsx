@@ -55,7 +55,7 @@ export function TemplatesPage() {
         <ExportButtons
           total={list.total}
           empty="No messages to export."
-          url={() => '/api/admin/message/export'}
+          url={templatesApi.exportUrl}
           formats={['json']}
         />
       </div>

@@ -1,6 +1,6 @@
-import type { ValidatorDto, ValidatorInput } from '@wa/shared';
-import { sendForm } from '../../api/client';
-import { toolApi } from '../tools/api';
+import { VALIDATOR, type ValidatorDto, type ValidatorInput } from '@wa/shared';
+import { request, requestForm } from '../../api/client';
+import { listQuery, type ToolApi, toolFallbacks } from '../tools/api';
 
 /** The multipart body of §7: the file (create only) and the fields as text. */
 function validatorForm(input: ValidatorInput, file?: File): FormData {
@@ -13,21 +13,18 @@ function validatorForm(input: ValidatorInput, file?: File): FormData {
   return form;
 }
 
+const fallback = toolFallbacks('Validator');
+
 /** §7 Validator: /api/admin/validator/… (create and update send multipart; the file only on create). */
 export const validatorApi = {
-  ...toolApi<ValidatorDto>('validator', 'Validator'),
+  page: (q) => request(VALIDATOR.list, { query: listQuery(q), fallback: fallback.page }),
+  get: async (id) => (await request(VALIDATOR.get, { params: { id }, fallback: fallback.get })).validator,
+  remove: (id) => request(VALIDATOR.remove, { params: { id }, fallback: fallback.remove }),
+  run: (action, id) =>
+    request(action === 'start' ? VALIDATOR.start : VALIDATOR.stop, { body: { id }, fallback: fallback.run(action) }),
+  results: async (id) => (await request(VALIDATOR.downloadResult, { params: { id }, fallback: fallback.results })).list,
   create: (input: ValidatorInput, file: File) =>
-    sendForm<{ validator: ValidatorDto; msg: string }>(
-      '/admin/validator/create',
-      'POST',
-      validatorForm(input, file),
-      'Error create validator',
-    ),
+    requestForm(VALIDATOR.create, validatorForm(input, file), { fallback: 'Error create validator' }),
   update: (id: number, input: ValidatorInput) =>
-    sendForm<{ validator: ValidatorDto; msg: string }>(
-      `/admin/validator/${id}`,
-      'PUT',
-      validatorForm(input),
-      'Error update validator',
-    ),
-};
+    requestForm(VALIDATOR.update, validatorForm(input), { params: { id }, fallback: 'Error update validator' }),
+} satisfies ToolApi<ValidatorDto> & Record<'create' | 'update', unknown>;

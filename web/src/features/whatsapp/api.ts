@@ -1,15 +1,13 @@
 import {
   type newClientBody,
-  type Paged,
+  PHONE_NUMBERS,
   QR_REQUEST_TIMEOUT_MS,
-  type ReceiverDto,
-  type SendMessageResult,
   type saveWhatsappBody,
+  WHATSAPP,
   WHATSAPP_FILTERS,
-  type WhatsappDto,
 } from '@wa/shared';
 import type { z } from 'zod';
-import { ApiCallError, call } from '../../api/client';
+import { ApiCallError, request } from '../../api/client';
 
 export type WhatsappFilter = (typeof WHATSAPP_FILTERS)[number];
 
@@ -47,90 +45,48 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-const qs = (q: Record<string, string | number | boolean | undefined>) =>
-  Object.entries(q)
-    .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&');
-
 /** §7 WhatsApp: /api/admin/whatsapp/… */
 export const whatsappApi = {
   page: (q: ListQuery) =>
-    call<Paged<WhatsappDto>>(
-      `/admin/whatsapp/list-per-page?${qs({ page: q.page, user_id: q.userId, search: q.search, status: q.status })}`,
-      { fallback: 'Error fetching WhatsApp list' },
-    ),
-  get: (id: number) =>
-    call<{ whatsapp: WhatsappDto }>(`/admin/whatsapp/${id}`, { fallback: 'Error fetching WhatsApp list' }),
-  newClient: (body: NewClientBody) =>
-    call<{ proxyId: number | null; deviceId: string }>('/admin/whatsapp/new-client', {
-      method: 'POST',
-      body,
-      fallback: 'Error creating client',
+    request(WHATSAPP.listPerPage, {
+      query: { page: q.page, user_id: q.userId, search: q.search, status: q.status },
+      fallback: 'Error fetching WhatsApp list',
     }),
+  get: (id: number) => request(WHATSAPP.get, { params: { id }, fallback: 'Error fetching WhatsApp list' }),
+  newClient: (body: NewClientBody) => request(WHATSAPP.newClient, { body, fallback: 'Error creating client' }),
   removeClient: (deviceId: string) =>
-    call<{ deviceId: string; removed: boolean }>('/admin/whatsapp/remove-client', {
-      method: 'POST',
-      body: { deviceId },
-      fallback: 'Error removing client',
-    }),
+    request(WHATSAPP.removeClient, { body: { deviceId }, fallback: 'Error removing client' }),
   /** waits for the worker's QR or pairing code; 120 s at most (§9) */
   qr: (deviceId: string) =>
     withTimeout(
-      call<{ qr: string | null; code: string | null }>(
-        `/admin/whatsapp/qr-new-client/${encodeURIComponent(deviceId)}`,
-        {
-          fallback: 'Error fetching QR code',
-        },
-      ),
+      request(WHATSAPP.qr, { params: { deviceId }, fallback: 'Error fetching QR code' }),
       QR_REQUEST_TIMEOUT_MS,
     ),
-  save: (body: SaveBody) =>
-    call<{ whatsapp: WhatsappDto }>('/admin/whatsapp/save', { method: 'POST', body, fallback: 'No Data' }),
-  reset: (id: number) =>
-    call<{ data: WhatsappDto }>('/admin/whatsapp/reset', { method: 'POST', body: { id }, fallback: 'Error resetting' }),
-  activate: (id: number) =>
-    call<{ data: WhatsappDto }>('/admin/whatsapp/activate', {
-      method: 'POST',
-      body: { id },
-      fallback: 'Error activating',
-    }),
-  reconnect: (id: number) =>
-    call<{ data: WhatsappDto }>('/admin/whatsapp/reconnect', {
-      method: 'POST',
-      body: { id },
-      fallback: 'Error reconnecting',
-    }),
-  /** POST start-blasting / stop-blasting (§7); failures carry the server's error */
+  save: (body: SaveBody) => request(WHATSAPP.save, { body, fallback: 'No Data' }),
+  reset: (id: number) => request(WHATSAPP.reset, { body: { id }, fallback: 'Error resetting' }),
+  activate: (id: number) => request(WHATSAPP.activate, { body: { id }, fallback: 'Error activating' }),
+  reconnect: (id: number) => request(WHATSAPP.reconnect, { body: { id }, fallback: 'Error reconnecting' }),
   /** admin and dev: an account paused after ban signals may blast again */
-  liftPause: (id: number) =>
-    call<{ msg: string; data: WhatsappDto }>('/admin/whatsapp/lift-pause', {
-      method: 'POST',
-      body: { id },
-      fallback: 'Error lifting the pause',
-    }),
+  liftPause: (id: number) => request(WHATSAPP.liftPause, { body: { id }, fallback: 'Error lifting the pause' }),
+  /** POST start-blasting / stop-blasting (§7); failures carry the server's error */
   blast: (
     action: 'start' | 'stop',
     body: { whatsappClientId: string; socketClientId: string; loop: true; start_at?: string },
   ) =>
-    call<unknown>(`/admin/whatsapp/${action}-blasting`, {
-      method: 'POST',
+    request(action === 'start' ? WHATSAPP.startBlasting : WHATSAPP.stopBlasting, {
       body,
       fallback: action === 'start' ? 'Error starting blast' : 'Error stopping blast',
     }),
   /** queues the blaster form's one-off send; it answers once queued, the holder sends paced */
   send: (body: { senders: string; targets: string; message: string }) =>
-    call<SendMessageResult>('/admin/whatsapp/send-message/1', {
-      method: 'POST',
-      body,
-      fallback: 'Error sending message',
-    }),
+    request(WHATSAPP.sendMessage, { body, fallback: 'Error sending message' }),
 };
 
 /** The blaster's receiver choices: active target numbers, least recently sent first (member, admin, dev). */
 export const receiversApi = {
   list: (search: string) =>
-    call<{ list: ReceiverDto[] }>(`/admin/phonenumber/receivers?${qs({ search: search.trim() || undefined })}`, {
+    request(PHONE_NUMBERS.receivers, {
+      query: { search: search.trim() || undefined },
       fallback: 'Error fetching Phone Number list',
     }),
 };

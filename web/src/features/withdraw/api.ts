@@ -1,14 +1,5 @@
-import type {
-  BalanceResponse,
-  IncomeResponse,
-  Paged,
-  TotalBonusResponse,
-  WithdrawDto,
-  WithdrawRequestBody,
-  WithdrawStatus,
-  WithdrawTotalResponse,
-} from '@wa/shared';
-import { call } from '../../api/client';
+import { BONUS, type BodyIn, WITHDRAW, type WithdrawStatus } from '@wa/shared';
+import { request } from '../../api/client';
 
 /** The figures of the /withdraw balance summary, whole rupiah. */
 export interface WithdrawSummary {
@@ -23,32 +14,22 @@ export interface WithdrawSummary {
 export const withdrawApi = {
   /** one user's history (`userId`), or every request when absent (admin, dev, staff) */
   page: (page: number, userId?: number) =>
-    call<Paged<WithdrawDto>>(`/admin/withdraw/histories-per-page?page=${page}${userId ? `&user_id=${userId}` : ''}`, {
+    request(WITHDRAW.page, {
+      query: { page, user_id: userId || undefined },
       fallback: 'Error fetching Withdraw list',
     }),
-  request: (body: WithdrawRequestBody) =>
-    call<{ withdraw: WithdrawDto; msg: string }>('/admin/withdraw/request', {
-      method: 'POST',
-      body,
-      fallback: 'Network error. Please try again.',
-    }),
+  request: (body: BodyIn<typeof WITHDRAW.request>) =>
+    request(WITHDRAW.request, { body, fallback: 'Network error. Please try again.' }),
   update: (id: number, status: WithdrawStatus) =>
-    call<{ withdraw: WithdrawDto; msg: string }>('/admin/withdraw/update', {
-      method: 'PUT',
-      body: { id, status },
-      fallback: 'Network error. Please try again.',
-    }),
+    request(WITHDRAW.update, { body: { id, status }, fallback: 'Network error. Please try again.' }),
   async summary(userId: number): Promise<WithdrawSummary> {
+    const params = { userId: String(userId) };
     const [balance, income, bonus, requested, accepted] = await Promise.all([
-      call<BalanceResponse>(`/admin/withdraw/balance/${userId}`, { fallback: 'Error fetching Balance' }),
-      call<IncomeResponse>(`/admin/withdraw/income/${userId}`, { fallback: 'Error fetching Income' }),
-      call<TotalBonusResponse>(`/admin/bonus/total/${userId}`, { fallback: 'Error fetching Bonus total' }),
-      call<WithdrawTotalResponse>(`/admin/withdraw/total-requested/${userId}`, {
-        fallback: 'Error fetching Withdraw Total',
-      }),
-      call<WithdrawTotalResponse>(`/admin/withdraw/total-accepted/${userId}`, {
-        fallback: 'Error fetching Withdraw Total',
-      }),
+      request(WITHDRAW.balance, { params, fallback: 'Error fetching Balance' }),
+      request(WITHDRAW.income, { params, fallback: 'Error fetching Income' }),
+      request(BONUS.total, { params, fallback: 'Error fetching Bonus total' }),
+      request(WITHDRAW.totalRequested, { params, fallback: 'Error fetching Withdraw Total' }),
+      request(WITHDRAW.totalAccepted, { params, fallback: 'Error fetching Withdraw Total' }),
     ]);
     return {
       balance: balance.balance,
