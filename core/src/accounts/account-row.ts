@@ -1,39 +1,47 @@
 import { WA_ENGINES, type WhatsappDto } from '@wa/shared';
 import { sql } from 'drizzle-orm';
+import type { RawRow } from '../db/client';
+import type { users, whatsappAccounts } from '../db/schema/index';
 import { DAILY_CAP, SENT_TODAY } from './daily-cap';
 
-/** A whatsapp_accounts row as the API reads it (with the owner's name on lists). */
-export interface AccountRow {
-  id: number;
-  clientid: string;
-  user_id: number;
-  previous_device_id: string | null;
-  phonenumber: string | null;
-  pushname: string | null;
-  server: string | null;
-  serialized: string | null;
-  proxy_id: number | null;
-  reconnect: number;
-  interval: number | null;
-  state: string | null;
-  status: string;
-  count_success: number;
-  count_fail: number;
-  income: number | string;
-  suspended: boolean;
-  suspended_count: number;
-  paused_until: Date | string | null;
-  pause_reason: string | null;
-  waiting_reason: string | null;
+/**
+ * A whatsapp_accounts row as the API reads it (ACCOUNT_COLS, through `rows`): the columns as the
+ * driver answers them (timestamps as text, `income` a bigint: text on node-postgres; `paused_until`
+ * and `pause_reason` null unless the pause still lasts), today's cap and sends, and the owner's
+ * name on lists.
+ */
+export type AccountRow = Pick<
+  RawRow<typeof whatsappAccounts>,
+  | 'id'
+  | 'clientid'
+  | 'user_id'
+  | 'previous_device_id'
+  | 'phonenumber'
+  | 'pushname'
+  | 'server'
+  | 'serialized'
+  | 'proxy_id'
+  | 'reconnect'
+  | 'interval'
+  | 'state'
+  | 'status'
+  | 'count_success'
+  | 'count_fail'
+  | 'income'
+  | 'suspended'
+  | 'suspended_count'
+  | 'created_at'
+  | 'paused_until'
+  | 'pause_reason'
+  | 'waiting_reason'
+  | 'blast_start_at'
+  | 'engine'
+> & {
+  /** DAILY_CAP: null without a settings row */
   daily_cap: number | null;
+  /** SENT_TODAY */
   sent_today: number;
-  blast_start_at: Date | string | null;
-  engine: string | null;
-  created_at: Date | string;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-}
+} & Partial<Pick<RawRow<typeof users>, 'firstname' | 'lastname' | 'email'>>;
 
 /** The columns of AccountRow, over `whatsapp_accounts w`. */
 export const ACCOUNT_COLS = sql`w.id, w.clientid, w.user_id, w.previous_device_id, w.phonenumber, w.pushname, w.server,

@@ -88,6 +88,9 @@ export class SessionHost {
   private readonly registry: SessionRegistry;
   private readonly leases: LeaseSweeper;
   private readonly logins: LoginsRepo;
+  private readonly accounts: AccountsRepo;
+  /** how long an unsaved login lives after its last sign of life */
+  private readonly pendingTtlMs: number;
   private readonly maxPendingLogins: number;
   /** login jobs between their cap check and their session, so concurrent jobs cannot overshoot */
   private reservedLogins = 0;
@@ -99,7 +102,10 @@ export class SessionHost {
     this.maxPendingLogins = o.maxPendingLogins ?? d.workerMaxLogins;
     this.logins = new LoginsRepo(o.db);
     const accounts = new AccountsRepo(o.db);
+    this.accounts = accounts;
+    this.pendingTtlMs = o.pendingTtlMs ?? d.loginTtlMs;
     const timeZone = o.timeZone ?? DEFAULT_TIMEZONE;
+    const webhooks = o.webhooks ?? NO_WEBHOOKS;
     this.metrics = new EngineMetrics(() => this.registry.size);
     const leaseMs = o.leaseMs ?? d.leaseMs;
     this.monitor =
@@ -132,21 +138,35 @@ export class SessionHost {
       leaseMs,
       monitor: this.monitor,
       stillHeld: async (id) => (await accounts.renewLeases([id], this.workerId, leaseMs)).has(id),
-      pendingTtlMs: o.pendingTtlMs ?? d.loginTtlMs,
+      pendingTtlMs: this.pendingTtlMs,
       files: new LocalFiles(o.files ?? defaultFileStore(o.db, o.dataDir ?? 'data'), o.dataDir ?? 'data'),
       secondMs: o.blastSecondMs ?? d.blastSecondMs,
       timeZone,
       sendTimeoutMs: o.sendTimeoutMs ?? d.sendTimeoutMs,
       stuckAfter: o.stuckAfter ?? d.stuckAfter,
-      webhooks: o.webhooks ?? NO_WEBHOOKS,
+      webhooks,
       metrics: this.metrics,
     });
-    this.leases = new LeaseSweeper(this.registry, {
-      sweepMs: o.sweepMs ?? d.sweepMs,
-      claimBatch: o.claimBatch ?? 100,
-      maxPendingLogins: this.maxPendingLogins,
-      exclusive: o.exclusive ?? false,
-    });
+    this.leases = new LeaseSweeper(
+      {
+        sessions: this.registry,
+        accounts,
+        logins: this.logins,
+        db: o.db,
+        bus: o.bus,
+        log: o.log,
+        monitor: this.monitor,
+        webhooks,
+        workerId: this.workerId,
+        leaseMs,
+      },
+      {
+        sweepMs: o.sweepMs ?? d.sweepMs,
+        claimBatch: o.claimBatch ?? 100,
+        maxPendingLogins: this.maxPendingLogins,
+        exclusive: o.exclusive ?? false,
+      },
+    );
   }
 
   get size(): number {
@@ -172,7 +192,7 @@ export class SessionHost {
   private startProxyChecks(): void {
     const check = this.options.proxyCheck;
     if (!check?.url || this.proxyTimer) return;
-    const { db, log } = this.registry.deps;
+    const { db, log } = this.options;
     const sweep = () => void checkProxies(db, check, log).catch((err) => log.warn({ err }, 'proxy check failed'));
     this.proxyTimer = setInterval(sweep, Math.min(check.everyMs, 60_000));
     this.proxyTimer.unref();
@@ -195,7 +215,7 @@ export class SessionHost {
     await this.registry.failedLogins.close();
     await Promise.all(held.map((l) => this.registry.drop(l.deviceId, { keepStored: true, release: false })));
     await this.logins.removeWorker(this.workerId).catch(() => {});
-    if (held.length) await this.registry.deps.accounts.releaseLeases(this.workerId);
+    if (held.length) await this.accounts.releaseLeases(this.workerId);
   }
 
   /** Renews this host's leases now (the timer does it every third of a lease). */
@@ -242,7 +262,7 @@ export class SessionHost {
     this.reservedLogins++;
     let claimed: boolean;
     try {
-      claimed = await this.logins.claim(job.deviceId, this.workerId, this.registry.deps.pendingTtlMs);
+      claimed = await this.logins.claim(job.deviceId, this.workerId, this.pendingTtlMs);
     } finally {
       this.reservedLogins--;
     }
@@ -258,7 +278,7 @@ export class SessionHost {
     // qr-new-client, waiting for a code, hears the refusal as new-client would have said it (429)
     const refusal = { ok: false as const, error: message, status: 429 };
     if (!this.registry.stopped) {
-      await this.registry.failedLogins.remember(this.registry.deps.bus, job.deviceId, job.userId, refusal);
+      await this.registry.failedLogins.remember(this.options.bus, job.deviceId, job.userId, refusal);
     }
     const login = {
       id: null,
@@ -270,6 +290,6 @@ export class SessionHost {
       reconnects: 0,
     };
     const payload = withMonitor(login, 'error', { deviceId: job.deviceId, message });
-    await publishToUser(this.registry.deps.bus, job.userId, 'error', payload);
+    await publishToUser(this.options.bus, job.userId, 'error', payload);
   }
 }

@@ -1,8 +1,34 @@
+import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
+import type { Db } from '@wa/core/db/client';
+import type { DependencyMonitor } from '@wa/core/dependencies';
+import type { Logger } from '@wa/core/logger';
+import type { EventBus } from '@wa/core/realtime/bus';
 import { withMonitor } from '@wa/core/realtime/monitor-fields';
 import { publishToOwnerAndAdmins } from '@wa/core/realtime/publish';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import { hookFor, type LiveSession } from './live-session';
+import type { LoginsRepo } from './logins.repo';
 import { settleUndelivered } from './receipts.repo';
-import type { SessionRegistry } from './session-registry';
+import type { HeldSessions } from './session-ports';
+
+/**
+ * What the lease sweeper uses: the sessions held here, the account rows whose leases it renews and
+ * claims, this worker's heartbeat, the bus and webhooks a restore tells, and the monitor that logs
+ * an outage. The host builds it.
+ */
+export interface LeasePorts {
+  sessions: HeldSessions;
+  accounts: Pick<AccountsRepo, 'renewLeases' | 'switchesOf' | 'claimExpired' | 'isSaved'>;
+  logins: Pick<LoginsRepo, 'heartbeat' | 'purgeExpired'>;
+  /** for settleUndelivered */
+  db: Db;
+  bus: EventBus;
+  log: Logger;
+  monitor: Pick<DependencyMonitor, 'classify' | 'markDown' | 'waitingFor'>;
+  webhooks: WebhookEmitter;
+  workerId: string;
+  leaseMs: number;
+}
 
 export interface LeaseOptions {
   /** how often expired leases are looked for */
@@ -38,15 +64,19 @@ export class LeaseSweeper {
   /** what the heartbeat reports: such accounts seen twice in a row and not resumed */
   private stalled = 0;
 
+  /** the sessions held here */
+  private readonly reg: HeldSessions;
+
   constructor(
-    private readonly reg: SessionRegistry,
+    private readonly ports: LeasePorts,
     private readonly o: LeaseOptions,
   ) {
+    this.reg = ports.sessions;
     this.takeOver = o.exclusive;
   }
 
   async start(): Promise<void> {
-    const { leaseMs } = this.reg.deps;
+    const { leaseMs } = this.ports;
     const renew = setInterval(
       () => void this.renew().catch((err) => this.failed(err, 'lease renewal failed')),
       Math.max(1000, Math.floor(leaseMs / 3)),
@@ -66,7 +96,7 @@ export class LeaseSweeper {
 
   /** An outage is the monitor's to log (once); anything else is logged here. */
   private failed(err: unknown, what: string): void {
-    const { monitor, log } = this.reg.deps;
+    const { monitor, log } = this.ports;
     void monitor.classify(err).then((dep) => {
       if (!dep) log.error({ err }, what);
     });
@@ -77,7 +107,7 @@ export class LeaseSweeper {
    * lasts: new-client is refused up front when every live host is full.
    */
   private heartbeat(): Promise<void> {
-    const { logins, workerId, leaseMs, monitor } = this.reg.deps;
+    const { logins, workerId, leaseMs, monitor } = this.ports;
     return logins.heartbeat(workerId, this.o.maxPendingLogins, leaseMs, {
       stalled: this.stalled,
       waitingFor: monitor.waitingFor,
@@ -96,7 +126,7 @@ export class LeaseSweeper {
   }
 
   private async renewOnce(): Promise<void> {
-    const { accounts, logins, log, workerId, leaseMs } = this.reg.deps;
+    const { accounts, logins, log, workerId, leaseMs } = this.ports;
     await this.heartbeat();
     const held = this.reg.sessions().filter((l) => l.accountId !== null);
     const ids = [...new Set([...held.map((l) => l.accountId as number), ...this.restoring])];
@@ -137,14 +167,14 @@ export class LeaseSweeper {
     const byId = new Map(held.map((l) => [l.accountId as number, l]));
     const stalledNow = new Set<number>();
     let stuck = 0;
-    for (const r of await this.reg.deps.accounts.switchesOf([...byId.keys()])) {
+    for (const r of await this.ports.accounts.switchesOf([...byId.keys()])) {
       const l = byId.get(r.id);
       if (!l || !this.reg.isCurrent(l) || l.state !== 'connected') continue;
       if (r.state === 'reconnecting...') await this.sayConnected(l);
       if (!r.blasting || l.loops.blasting) continue;
       stalledNow.add(r.id);
       if (!this.stalledBefore.has(r.id)) continue;
-      this.reg.deps.log.warn({ deviceId: l.deviceId }, 'blast should run and its loop did not; resuming it');
+      this.ports.log.warn({ deviceId: l.deviceId }, 'blast should run and its loop did not; resuming it');
       await l.loops.resume(() => this.reg.isCurrent(l));
       if (!l.loops.blasting) stuck += 1;
     }
@@ -154,11 +184,11 @@ export class LeaseSweeper {
 
   /** The session held here is connected: its row and the lists say so again, and its loops go on. */
   private async sayConnected(l: LiveSession): Promise<void> {
-    const { log } = this.reg.deps;
+    const { log } = this.ports;
     await this.reg.setState(l, 'connected');
     await this.reg
       .emit(l, 'connection.update', { deviceId: l.deviceId, state: 'connected' })
-      .catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
+      .catch((err: unknown) => this.ports.monitor.markDown('redis', err));
     log.info({ deviceId: l.deviceId }, 'account held here said connected again');
     await l.loops.resume(() => this.reg.isCurrent(l));
   }
@@ -174,15 +204,15 @@ export class LeaseSweeper {
       }
       this.takeOver = false;
       // payout_on = 'delivered': fees still held past the undelivered window end unpaid
-      const unpaid = await settleUndelivered(this.reg.deps.db);
-      if (unpaid) this.reg.deps.log.info({ unpaid }, 'settled undelivered messages unpaid');
+      const unpaid = await settleUndelivered(this.ports.db);
+      if (unpaid) this.ports.log.info({ unpaid }, 'settled undelivered messages unpaid');
     } finally {
       this.sweeping = false;
     }
   }
 
   private async sweepOnce(): Promise<number> {
-    const { accounts, bus, log, workerId, leaseMs, webhooks } = this.reg.deps;
+    const { accounts, bus, log, workerId, leaseMs, webhooks } = this.ports;
     const claimed = await accounts.claimExpired({
       workerId,
       leaseMs,
@@ -218,7 +248,7 @@ export class LeaseSweeper {
           c.user_id,
           'reconnecting',
           withMonitor(account, 'reconnecting', payload),
-        ).catch((err: unknown) => this.reg.deps.monitor.markDown('redis', err));
+        ).catch((err: unknown) => this.ports.monitor.markDown('redis', err));
         // the claim changed the account's state (its holder died, or POST reconnect found none)
         const ref = { userId: c.user_id, accountId: c.id, deviceId: c.clientid, phone: c.phonenumber };
         hookFor(webhooks, ref, 'account.state', { state: c.state ?? 'reconnecting...' });

@@ -1,5 +1,6 @@
 import type { DeviceRefusal } from '@wa/core/realtime/device-commands';
 import type { LiveEvent, LiveEventMap } from '@wa/shared';
+import type { Engine } from '../drivers/types';
 import type { HeldState, LiveSession } from './live-session';
 
 /** How a session is dropped (SessionRegistry.drop). */
@@ -34,4 +35,30 @@ export interface Sessions {
   drop(deviceId: string, opts: DropOptions): Promise<void>;
   /** rebuilds the session in place from its stored session (`limit` rebuilds in a row; null: asked for) */
   rebuild(entry: LiveSession, limit: number | null): Promise<void>;
+}
+
+/**
+ * The sessions held here as the lease sweeper sees them: what a handler may do (`Sessions`), and
+ * besides it lists them, finds one by its device and starts one (a claimed account's, restored
+ * from its stored session). SessionRegistry implements it; host.ts hands it to the sweeper.
+ */
+export interface HeldSessions extends Sessions {
+  /** the session held for `deviceId`, if any */
+  get(deviceId: string): LiveSession | undefined;
+  /** every session held here */
+  sessions(): LiveSession[];
+  /**
+   * starts a session for a device: a login (no account yet), or a saved account restored from its
+   * stored session (`reconnects`: the monitor's count of attempts it starts with)
+   */
+  start(
+    deviceId: string,
+    userId: number,
+    accountId: number | null,
+    pairingNumber: string | null,
+    proxyValue: string | null,
+    counted?: boolean,
+    engine?: Engine | null,
+    reconnects?: number,
+  ): Promise<void>;
 }

@@ -20,7 +20,7 @@ import type { OutcomeBatcher } from './outcome-batcher';
 import { parseProxy } from './proxy';
 import { type ReceiptPorts, SessionReceipts } from './receipts';
 import { stopSends } from './send.repo';
-import type { DropOptions, Sessions } from './session-ports';
+import type { DropOptions, HeldSessions } from './session-ports';
 import { watchSession } from './watchdog';
 
 /** Why a webhook says a blast ended when WhatsApp suspended its account (ours, as rule #1's is). */
@@ -62,10 +62,11 @@ export interface RegistryDeps {
 /**
  * The sessions this process holds, by device id: it starts them (with their driver events and
  * their device channel wired to the handlers), changes their state, and drops them. The host
- * decides which sessions to hold; the lease sweeper which accounts are this host's. The handlers
- * get it as `Sessions` (session-ports.ts) with the few services each uses, built here once.
+ * decides which sessions to hold; the lease sweeper which accounts are this host's (it gets the
+ * registry as `HeldSessions`). The handlers get it as `Sessions` (session-ports.ts) with the few
+ * services each uses, built here once.
  */
-export class SessionRegistry implements Sessions {
+export class SessionRegistry implements HeldSessions {
   private readonly live = new Map<string, LiveSession>();
   /** set once the host stops: broken sessions are no longer rebuilt */
   stopped = false;
@@ -78,7 +79,7 @@ export class SessionRegistry implements Sessions {
   /** what every session's receipts use */
   private readonly receipts: ReceiptPorts;
 
-  constructor(readonly deps: RegistryDeps) {
+  constructor(private readonly deps: RegistryDeps) {
     const { db, bus, log, accounts, safety, webhooks, workerId, leaseMs, driver, monitor, timeZone } = deps;
     this.events = { sessions: this, failedLogins: this.failedLogins, bus, log, accounts, safety, webhooks };
     this.commands = { sessions: this, accounts, bus, webhooks, workerId, leaseMs, driver };
