@@ -6,6 +6,19 @@ import { defineConfig } from 'vitest/config';
  * real Redis), `fault` (outages and kills on private servers) and `e2e` (the built dashboard in
  * real Chromium). scripts/test.mjs runs them in order.
  */
+/**
+ * The API tiers wait on databases, sockets and simulated WhatsApp far more than they compute: four
+ * files at a time keep CI's two cores busy (vitest's default is one fewer worker than cores). The
+ * files of a worker share one module graph instead of importing the app again for each (a third of
+ * the CPU the tier took); each file has its own database, server and harness, and what it sets in
+ * process.env is undone after it (restore-env.ts).
+ */
+const SHARED_GRAPH = {
+  maxWorkers: 4,
+  isolate: false,
+  setupFiles: ['tests/support/restore-env.ts'],
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -34,6 +47,7 @@ export default defineConfig({
           globalSetup: ['tests/support/db-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          ...SHARED_GRAPH,
         },
       },
       {
@@ -44,6 +58,7 @@ export default defineConfig({
           globalSetup: ['tests/support/db-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          ...SHARED_GRAPH,
         },
       },
       {
@@ -66,8 +81,9 @@ export default defineConfig({
           expect: { poll: { timeout: 5000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // each file has its own server, database and browser: two at a time on CI's two cores
-          maxWorkers: 2,
+          // each file has its own server, database and browser; the pages wait on the server more
+          // than they draw, so four at a time still fit CI's two cores
+          ...SHARED_GRAPH,
         },
       },
     ],

@@ -1,9 +1,14 @@
-// `npm test`: every tier this machine can run, in order — check (lint + typecheck), unit,
-// integration on PGlite, integration on PostgreSQL, Redis, fault, browser (e2e) — then a summary naming
-// each skipped tier and why. PostgreSQL and Redis are the variables' (TEST_DATABASE_URL, TEST_REDIS_URL),
-// else those answering at their default local ports. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`: every tier this machine can run — check (lint + typecheck), unit, integration on PGlite,
+// integration on PostgreSQL, Redis, fault, browser (e2e) — then a summary naming each skipped tier and
+// why. PostgreSQL and Redis are the variables' (TEST_DATABASE_URL, TEST_REDIS_URL), else those answering
+// at their default local ports. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
+//
+// The tiers run in three streams at once (STREAMS below): they wait on servers, browsers and outages
+// far more than they compute, so on two cores the run takes about a third of its serial time. Each
+// tier's output is printed whole when it ends. TEST_SERIAL=1 runs them one after another instead, with
+// the output as it comes.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -102,9 +107,13 @@ function findInitdb() {
 }
 
 const tiers = [
-  { name: 'check', why: async () => null, run: () => run('npm', ['run', '-s', 'check']) },
-  { name: 'unit', why: async () => null, run: () => vitest('unit', {}) },
-  { name: 'integration (PGlite)', why: async () => null, run: () => vitest('integration', { TEST_DB: 'pglite' }) },
+  { name: 'check', why: async () => null, run: () => run('npm', ['run', '-s', 'check'], {}, 'check') },
+  { name: 'unit', why: async () => null, run: () => vitest('unit', {}, 'unit') },
+  {
+    name: 'integration (PGlite)',
+    why: async () => null,
+    run: () => vitest('integration', { TEST_DB: 'pglite' }, 'integration (PGlite)'),
+  },
   {
     name: 'integration (PostgreSQL)',
     why: async () =>
@@ -113,7 +122,7 @@ const tiers = [
         : (await reachable(pgUrl, 5432))
           ? null
           : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
-    run: () => vitest('integration', { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl }),
+    run: () => vitest('integration', { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl }, 'integration (PostgreSQL)'),
   },
   {
     name: 'redis',
@@ -128,7 +137,7 @@ const tiers = [
             : (await reachable(pgUrl, 5432))
               ? null
               : `PostgreSQL at ${new URL(pgUrl).host} does not answer`,
-    run: () => vitest('redis', { TEST_REDIS_URL: redisUrl, TEST_DATABASE_URL: pgUrl }),
+    run: () => vitest('redis', { TEST_REDIS_URL: redisUrl, TEST_DATABASE_URL: pgUrl }, 'redis'),
   },
   {
     name: 'fault',
@@ -139,13 +148,13 @@ const tiers = [
         : !onPath('redis-server')
           ? 'no redis-server on PATH: apt-get install -y redis-server'
           : null,
-    run: () => vitest('fault', {}),
+    run: () => vitest('fault', {}, 'fault'),
   },
   {
     name: 'browser (e2e)',
     why: async () =>
       existsSync(chrome) ? null : `no Chromium at ${chrome} (apt-get install -y chromium, or set CHROME_PATH)`,
-    run: () => vitest('e2e', { CHROME_PATH: chrome }),
+    run: () => vitest('e2e', { CHROME_PATH: chrome }, 'browser (e2e)'),
   },
 ];
 
@@ -154,15 +163,34 @@ let failedTests = 0;
 let skippedTests = 0;
 /** test files that failed (a test in them, or the file itself) */
 const failedFiles = [];
+const serial = env.TEST_SERIAL === '1';
 
-function run(cmd, args, extraEnv = {}) {
-  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
-  return res.status === 0;
+/** Runs a command: its output streamed (serial) or kept in a file and printed whole when it ends. */
+function run(cmd, args, extraEnv = {}, name = cmd) {
+  return new Promise((resolve) => {
+    const log = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
+    const out = serial ? 'inherit' : ['ignore', 'pipe', 'pipe'];
+    const child = spawn(cmd, args, { cwd: root, stdio: out, env: { ...env, ...extraEnv, FORCE_COLOR: '1' } });
+    if (!serial) {
+      const file = createWriteStream(log);
+      child.stdout.pipe(file);
+      child.stderr.pipe(file);
+      child.on('close', (code) => {
+        file.end(() => {
+          console.log(`\n=== ${name}: output\n`);
+          process.stdout.write(readFileSync(log));
+          resolve(code === 0);
+        });
+      });
+    } else {
+      child.on('close', (code) => resolve(code === 0));
+    }
+  });
 }
 
-function vitest(project, extraEnv) {
-  const report = path.join(tmp, `${project}-${Date.now()}.json`);
-  const ok = run(
+async function vitest(project, extraEnv, name) {
+  const report = path.join(tmp, `${project}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const ok = await run(
     process.execPath,
     [
       path.join(root, 'node_modules/vitest/vitest.mjs'),
@@ -174,6 +202,7 @@ function vitest(project, extraEnv) {
       `--outputFile.json=${report}`,
     ],
     extraEnv,
+    name,
   );
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
@@ -209,29 +238,55 @@ function count(report) {
   }
 }
 
-const results = [];
-for (const tier of tiers) {
-  if (only && !only.some((o) => tier.name.startsWith(o))) continue;
+/**
+ * Which tiers run one after another in each stream; the streams run at once. The fault tier is
+ * almost all waiting (outages of its own servers), the browser tier mostly; the CPU-bound check
+ * and the integration tiers are spread so that two of them rarely meet.
+ */
+const STREAMS = [
+  ['fault'],
+  ['check', 'unit', 'integration (PGlite)', 'redis'],
+  ['browser (e2e)', 'integration (PostgreSQL)'],
+];
+
+const results = new Map();
+async function runTier(tier) {
   const reason = await tier.why();
   if (reason) {
-    results.push({ name: tier.name, status: 'skipped', reason });
+    results.set(tier.name, { name: tier.name, status: 'skipped', reason });
     console.log(`\n=== ${tier.name}: SKIPPED — ${reason}\n`);
-    continue;
+    return;
   }
-  console.log(`\n=== ${tier.name}\n`);
+  console.log(`\n=== ${tier.name}${serial ? '' : ': started'}\n`);
   const started = Date.now();
-  const ok = tier.run();
-  results.push({ name: tier.name, status: ok ? 'passed' : 'failed', secs: ((Date.now() - started) / 1000).toFixed(1) });
+  const ok = await tier.run();
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  results.set(tier.name, { name: tier.name, status: ok ? 'passed' : 'failed', secs });
+  if (!serial) console.log(`\n=== ${tier.name}: ${ok ? 'passed' : 'FAILED'} (${secs} s)\n`);
+}
+
+const chosen = tiers.filter((t) => !only || only.some((o) => t.name.startsWith(o)));
+const runStarted = Date.now();
+if (serial) {
+  for (const tier of chosen) await runTier(tier);
+} else {
+  const streamOf = (t) => STREAMS.findIndex((st) => st.includes(t.name));
+  await Promise.all(
+    STREAMS.map(async (_, i) => {
+      for (const tier of chosen.filter((t) => streamOf(t) === i)) await runTier(tier);
+    }),
+  );
 }
 rmSync(tmp, { recursive: true, force: true });
+const ordered = chosen.map((t) => results.get(t.name)).filter(Boolean);
 
-console.log('\n=== Summary');
-for (const r of results) {
+console.log(`\n=== Summary (${((Date.now() - runStarted) / 1000).toFixed(0)} s)`);
+for (const r of ordered) {
   const detail = r.status === 'skipped' ? `skipped: ${r.reason}` : `${r.status} (${r.secs} s)`;
   console.log(`  ${r.name.padEnd(26)} ${detail}`);
 }
-const failed = results.filter((r) => r.status === 'failed');
-const skipped = results.filter((r) => r.status === 'skipped');
+const failed = ordered.filter((r) => r.status === 'failed');
+const skipped = ordered.filter((r) => r.status === 'skipped');
 if (skipped.length && env.REQUIRE_ALL_TIERS === '1') {
   console.log(`\n${skipped.length} tier(s) skipped and REQUIRE_ALL_TIERS=1: failing the run.`);
 }

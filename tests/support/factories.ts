@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@wa/shared';
+import bcrypt from 'bcrypt';
 import { beforeAll } from 'vitest';
 import type { Db } from '../../core/src/db/client';
 import { signToken } from '../../server/src/auth/tokens';
-import { hashPassword } from '../../server/src/modules/users/passwords';
 import { UsersRepo } from '../../server/src/modules/users/users.repo';
 import { UsersService } from '../../server/src/modules/users/users.service';
 
@@ -30,6 +30,13 @@ export interface TestUser {
 
 let seq = 0;
 
+/**
+ * bcrypt's lowest cost for the users a test inserts: about 1 ms a hash instead of the product's 60
+ * (BCRYPT_ROUNDS, which sign-up and password changes through the API still use). A sign-in still
+ * runs the real bcrypt compare, which reads the cost from the hash.
+ */
+const TEST_BCRYPT_ROUNDS = 4;
+
 /** Inserts a user straight into the database (no API, no rate limit) and signs a token for it. */
 export async function createUser(db: Db, input: UserInput, secret = TEST_JWT_SECRET): Promise<TestUser> {
   seq += 1;
@@ -43,7 +50,7 @@ export async function createUser(db: Db, input: UserInput, secret = TEST_JWT_SEC
     firstname,
     lastname: input.lastname ?? 'Tester',
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: await bcrypt.hash(password, TEST_BCRYPT_ROUNDS),
     role: input.role,
     referralCode: referral_code,
     referrerId: input.referrerId ?? null,
