@@ -311,6 +311,12 @@ describe('deliveries', () => {
     await until(() => receiver.received.length > before, 'the resend arrived', 5000);
     const resent = receiver.received.at(-1);
     expect(resent?.json.id).toBe(list[0].event_id);
+    // the receiver has it; the row says so once the worker has read the answer
+    await until(
+      async () => (await deliveriesOf(down.id))[1]?.status === 'delivered',
+      'the resend marked delivered',
+      5000,
+    );
     const after = await deliveriesOf(down.id);
     expect(after.map((x) => x.status)).toEqual(['failed', 'delivered']);
     expect((await hooks(admin).post(`/${down.id}/deliveries/999999/resend`, {})).status).toBe(404);
