@@ -83,7 +83,7 @@ async function expectMemberFigures(page: Page) {
 
 describe('member dashboard', () => {
   it('greets the member, scrolls the info banner and shows the figures, money as rupiah', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser, 1280, 800, 'no-preference');
     await signInAs(context, server, member);
     await page.goto(`${server.url}/`);
     await expect.poll(() => page.getByTestId('page-title').textContent()).toBe('Dashboard Member');

@@ -45,12 +45,18 @@ export function useBrowser(): PageSource {
   };
 }
 
+/**
+ * A new context and page. Pages ask for reduced motion unless told otherwise, as a user can: the
+ * marquee stands still and the charts draw without animating, which is most of what a page costs
+ * a software-rendering browser while a test reads it; the marquee's own test asks for motion.
+ */
 export async function newPage(
   browser: PageSource,
   width = 1280,
   height = 800,
+  motion: 'reduce' | 'no-preference' = 'reduce',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height } });
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: motion });
   const page = await context.newPage();
   return { context, page };
 }

@@ -19,6 +19,8 @@ const ReactApexChart = lazy(async () => {
 /** The TailAdmin palette the charts draw with: brand blue, green, red, orange. */
 export const CHART_COLORS = { brand: '#465fff', success: '#12b76a', error: '#f04438', warning: '#fb6514' };
 
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
 /** The chart's text, grid and tooltip in the page's theme (TailAdmin's gray-500/400, gray-100/800). */
 function themed(options: ApexOptions, dark: boolean): ApexOptions {
   return {
@@ -30,6 +32,8 @@ function themed(options: ApexOptions, dark: boolean): ApexOptions {
       fontFamily: 'Outfit, sans-serif',
       toolbar: { show: false },
       zoom: { enabled: false },
+      // a user who asked for less motion gets the chart drawn at once
+      animations: { ...options.chart?.animations, enabled: !reducedMotion() },
     },
     theme: { mode: dark ? 'dark' : 'light' },
     grid: { ...options.grid, borderColor: dark ? '#1d2939' : '#f2f4f7' },
