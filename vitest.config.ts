@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
  * real Redis), `fault` (outages and kills on private servers) and `e2e` (the built dashboard in
  * real Chromium). scripts/test.mjs runs them in order.
  */
+/** TEST_TIME_SCALE (tests/support/wait.ts): the time limits grow with it, as the waits do. */
+const SCALE = Math.max(1, Number(process.env.TEST_TIME_SCALE) || 1);
+
 /**
  * The API tiers wait on databases, sockets and simulated WhatsApp far more than they compute: four
  * files at a time keep CI's two cores busy (vitest's default is one fewer worker than cores). The
@@ -45,8 +48,8 @@ export default defineConfig({
             'tests/integration/**/*.test.ts',
           ],
           globalSetup: ['tests/support/db-template.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 30_000 * SCALE,
+          hookTimeout: 60_000 * SCALE,
           ...SHARED_GRAPH,
         },
       },
@@ -56,8 +59,8 @@ export default defineConfig({
           include: ['**/*.redis.test.ts'],
           exclude: ['**/node_modules/**'],
           globalSetup: ['tests/support/db-template.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 30_000 * SCALE,
+          hookTimeout: 60_000 * SCALE,
           ...SHARED_GRAPH,
         },
       },
@@ -78,9 +81,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.e2e.test.ts'],
           globalSetup: ['tests/support/build-web.ts', 'tests/support/db-template.ts'],
           // screens render after their data arrives; on a busy machine that takes more than 1 s
-          expect: { poll: { timeout: 5000 } },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          expect: { poll: { timeout: 5000 * SCALE } },
+          testTimeout: 60_000 * SCALE,
+          hookTimeout: 120_000 * SCALE,
           // each file has its own server, database and browser; the pages wait on the server more
           // than they draw, so four at a time still fit CI's two cores
           ...SHARED_GRAPH,

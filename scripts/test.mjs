@@ -177,7 +177,13 @@ function run(cmd, args, extraEnv = {}, name = cmd) {
   return new Promise((resolve) => {
     const log = path.join(tmp, `${name.replace(/\W+/g, '-')}.log`);
     const out = serial ? 'inherit' : ['ignore', 'pipe', 'pipe'];
-    const child = spawn(cmd, args, { cwd: root, stdio: out, env: { ...env, ...extraEnv, FORCE_COLOR: '1' } });
+    // the tiers share the machine: a wait for a condition may take three times as long as alone
+    const scale = env.TEST_TIME_SCALE ?? (serial ? '1' : '3');
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: out,
+      env: { ...env, TEST_TIME_SCALE: scale, ...extraEnv, FORCE_COLOR: '1' },
+    });
     if (!serial) {
       const file = createWriteStream(log);
       child.stdout.pipe(file);

@@ -20,9 +20,13 @@ describe('passwords', () => {
       worstGap = Math.max(worstGap, now - last);
       last = now;
     }, 10);
+    const started = performance.now();
     await Promise.all(Array.from({ length: 20 }, (_, i) => hashPassword(`password-${i}`)));
+    const took = performance.now() - started;
     clearInterval(timer);
-    // bcryptjs on the event loop left a 10 ms timer waiting 1.2–1.8 s here; the pool, a few ms
-    expect(worstGap).toBeLessThan(300);
+    // bcryptjs on the event loop left a 10 ms timer waiting 1.2–1.8 s here, about all the time the
+    // hashes took; the pool, a few ms. Held against the run's own length, not a fixed figure, so a
+    // busy machine that slows both does not fail it.
+    expect(worstGap).toBeLessThan(Math.max(took / 2, 50));
   });
 });
