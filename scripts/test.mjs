@@ -253,12 +253,13 @@ function count(report) {
 
 /**
  * Which tiers run one after another in each stream; the streams run at once. The fault tier is
- * almost all waiting (outages of its own servers), the browser tier mostly; the CPU-bound check
- * and the integration tiers are spread so that two of them rarely meet.
+ * almost all waiting (outages of its own servers, 4–5 minutes), so the light unit tier follows it;
+ * the browser tier is the heaviest (four Chromiums), so it starts first in its stream; the check
+ * and the two integration tiers are spread so that two of them rarely meet.
  */
 const STREAMS = [
-  ['fault'],
-  ['check', 'unit', 'integration (PGlite)', 'redis'],
+  ['fault', 'unit'],
+  ['check', 'integration (PGlite)', 'redis'],
   ['browser (e2e)', 'integration (PostgreSQL)'],
 ];
 
@@ -283,10 +284,12 @@ const runStarted = Date.now();
 if (serial) {
   for (const tier of chosen) await runTier(tier);
 } else {
-  const streamOf = (t) => STREAMS.findIndex((st) => st.includes(t.name));
   await Promise.all(
-    STREAMS.map(async (_, i) => {
-      for (const tier of chosen.filter((t) => streamOf(t) === i)) await runTier(tier);
+    STREAMS.map(async (names) => {
+      for (const name of names) {
+        const tier = chosen.find((t) => t.name === name);
+        if (tier) await runTier(tier);
+      }
     }),
   );
 }
