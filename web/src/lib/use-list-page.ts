@@ -2,6 +2,7 @@ import { type Paged, REFRESH_DELAY_MS } from '@wa/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../api/client';
+import { latestParams } from './use-delayed-search';
 
 /**
  * A server-paged list whose page lives in ?page= (§9), or in ?{pageParam}= when a screen pages two
@@ -52,11 +53,12 @@ export function useListPage<R extends Paged<unknown>>(
 
   const setPage = useCallback(
     (p: number) => {
-      const next = new URLSearchParams(params);
+      // the address bar's query, not this render's: a filter changed a moment before stays
+      const next = latestParams();
       next.set(pageParam, String(p));
       setParams(next);
     },
-    [params, setParams, pageParam],
+    [setParams, pageParam],
   );
   const refresh = useCallback(() => {
     setSyncing(true);

@@ -2,7 +2,7 @@ import { FLASH_MS, type LiveMessage, type Paged } from '@wa/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useLiveEvents } from '../api/use-live-events';
-import { type DelayedSearch, useDelayedSearch, withParam } from './use-delayed-search';
+import { type DelayedSearch, latestParams, useDelayedSearch, withParam } from './use-delayed-search';
 import { useListPage } from './use-list-page';
 
 /** The count flags of a live row: a changed count is highlighted for 1 s (§4, §9). */
@@ -126,8 +126,8 @@ export function useLiveList<T, R extends LiveRow>({
   }, [counting, update]);
 
   const setParam = useCallback(
-    (key: string, value: string) => setParams(withParam(params, key, value, key === 's')),
-    [params, setParams],
+    (key: string, value: string) => setParams(withParam(latestParams(), key, value, key === 's')),
+    [setParams],
   );
   const search = useDelayedSearch(typedFrom ? typedFrom(s) : s, (text) => setParam('s', text));
 

@@ -8,7 +8,7 @@ import { inputClass } from '../../components/form-field';
 import { ListTable } from '../../components/list-table';
 import { PageBreadcrumb } from '../../components/page-breadcrumb';
 import { SearchFields } from '../../components/search-fields';
-import { useDelayedSearch, withParam } from '../../lib/use-delayed-search';
+import { latestParams, useDelayedSearch, withParam } from '../../lib/use-delayed-search';
 import { useListPage } from '../../lib/use-list-page';
 
 const fetchMembers = (page: number, search: string, status: string) =>
@@ -28,9 +28,10 @@ export function MembersPage() {
   const status = params.get('status') ?? '';
   const fetchPage = useCallback((page: number, search: string) => fetchMembers(page, search, status), [status]);
   const list = useListPage(fetchPage, s);
-  const filter = (value: string) => setParams(withParam(params, 'status', value, true));
+  // built on the address bar's query, not this render's: a filter and a search a moment apart both stay
+  const filter = (value: string) => setParams(withParam(latestParams(), 'status', value, true));
   // §2: the search shows a spinner, waits about a second, then refetches
-  const search = useDelayedSearch(s, (text) => setParams(withParam(params, 's', text, true)));
+  const search = useDelayedSearch(s, (text) => setParams(withParam(latestParams(), 's', text, true)));
 
   const columns: Column<UserDto>[] = [
     {
