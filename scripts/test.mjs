@@ -154,14 +154,7 @@ const tiers = [
     name: 'browser (e2e)',
     why: async () =>
       existsSync(chrome) ? null : `no Chromium at ${chrome} (apt-get install -y chromium, or set CHROME_PATH)`,
-    // on PostgreSQL when there is one: the screens' servers then share a native database instead
-    // of each computing its own PGlite (the PGlite path is the integration tier's)
-    run: () =>
-      vitest(
-        'e2e',
-        { CHROME_PATH: chrome, ...(pgUrl ? { TEST_DB: 'postgres', TEST_DATABASE_URL: pgUrl } : {}) },
-        'browser (e2e)',
-      ),
+    run: () => vitest('e2e', { CHROME_PATH: chrome }, 'browser (e2e)'),
   },
 ];
 
