@@ -1,14 +1,15 @@
-// `npm run typecheck`: `tsc --noEmit` over every package, as many at once as the machine has cores
-// (each tsc is one thread), the output of each printed whole when it ends. Fails if any fails. The
-// five Node packages share their options, so one program checks them together (tsconfig.node.json:
-// each file once, where a tsc per package checked shared/ and core/ again in each); web and tests
-// have their own libraries (the DOM).
+// `npm run typecheck`: `tsc --noEmit` over every package with TypeScript 7, the native compiler
+// (`typescript-native`, an alias of typescript@7): it checks the same language as the 5.9 that the
+// tools and editors import (TypeScript 7 has no compiler API, so `typescript` stays 5.9 for them) in
+// about a third of the CPU time: 20 CPU-seconds against 59 for the three programs on CI's two cores.
+// The five Node packages share their options, so one program checks them together
+// (tsconfig.node.json); web and tests have their own libraries (the DOM). The three run at once,
+// the output of each printed whole when it ends. Fails if any fails.
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+const tsc = path.join(root, 'node_modules/typescript-native/bin/tsc');
 const projects = ['tsconfig.node.json', 'web', 'tests'];
 
 function check(project) {
@@ -29,10 +30,5 @@ function check(project) {
   });
 }
 
-const queue = [...projects];
-const lanes = Array.from({ length: Math.min(availableParallelism(), projects.length) }, async () => {
-  let ok = true;
-  for (let p = queue.shift(); p; p = queue.shift()) ok = (await check(p)) && ok;
-  return ok;
-});
-process.exit((await Promise.all(lanes)).every(Boolean) ? 0 : 1);
+const results = await Promise.all(projects.map(check));
+process.exit(results.every(Boolean) ? 0 : 1);
