@@ -42,7 +42,7 @@ export function DataTable<T>({
                 <th
                   // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table
                   key={i}
-                  className={`px-5 py-3 text-start text-xs font-medium whitespace-nowrap text-gray-500 dark:text-gray-400 ${c.className ?? ''}`}
+                  className={`px-4 py-3 text-start text-xs font-medium whitespace-nowrap text-gray-500 dark:text-gray-400 ${c.className ?? ''}`}
                 >
                   {c.header}
                 </th>
@@ -52,7 +52,7 @@ export function DataTable<T>({
           <tbody className="divide-y divide-gray-100 dark:divide-white/[0.05]">
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={columns.length} className="px-5 py-6 text-center text-gray-500 dark:text-gray-400">
+                <td colSpan={columns.length} className="px-4 py-6 text-center text-gray-500 dark:text-gray-400">
                   {loading ? 'Loading...' : 'Kosong'}
                 </td>
               </tr>
@@ -66,7 +66,7 @@ export function DataTable<T>({
                         <td
                           // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table
                           key={i}
-                          className={`px-5 py-3 text-gray-700 dark:text-gray-300 ${c.className ?? ''}`}
+                          className={`px-4 py-3 text-gray-700 dark:text-gray-300 ${c.className ?? ''}`}
                         >
                           {c.cell(row)}
                         </td>
@@ -74,7 +74,7 @@ export function DataTable<T>({
                     </tr>
                     {detail !== null && (
                       <tr data-detail={rowKey(row)} className="bg-gray-50 dark:bg-white/[0.02]">
-                        <td colSpan={columns.length} className="px-5 py-3 text-gray-700 dark:text-gray-300">
+                        <td colSpan={columns.length} className="px-4 py-3 text-gray-700 dark:text-gray-300">
                           {detail}
                         </td>
                       </tr>
@@ -91,7 +91,7 @@ export function DataTable<T>({
                   <td
                     // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed per table
                     key={i}
-                    className={`px-5 py-3 font-semibold text-gray-800 dark:text-white/90 ${c.className ?? ''}`}
+                    className={`px-4 py-3 font-semibold text-gray-800 dark:text-white/90 ${c.className ?? ''}`}
                   >
                     {footer[i]}
                   </td>
