@@ -10,14 +10,12 @@ import { defineConfig } from 'vitest/config';
 const SCALE = Math.max(1, Number(process.env.TEST_TIME_SCALE) || 1);
 
 /**
- * The API tiers wait on databases, sockets and simulated WhatsApp far more than they compute: four
- * files at a time keep CI's two cores busy (vitest's default is one fewer worker than cores). The
- * files of a worker share one module graph instead of importing the app again for each (a third of
- * the CPU the tier took); each file has its own database, server and harness, and what it sets in
- * process.env is undone after it (restore-env.ts).
+ * The files of a worker share one module graph instead of importing the app again for each: the
+ * code is loaded and compiled once per worker, not once per file, and stays warm (the browser tier
+ * took 351 CPU-seconds isolated, 183 sharing; unit 36 and 15). Each file has its own database,
+ * server and harness, and what it sets in process.env is undone after it (restore-env.ts).
  */
 const SHARED_GRAPH = {
-  maxWorkers: 4,
   isolate: false,
   setupFiles: ['tests/support/restore-env.ts'],
 };
@@ -36,6 +34,10 @@ export default defineConfig({
             'web/src/**/*.test.{ts,tsx}',
           ],
           exclude: ['**/*.int.test.ts', '**/*.redis.test.ts', '**/node_modules/**'],
+          // vitest's default is one fewer worker than cores, one on CI's two: the files wait on
+          // timers and simulated WhatsApp as much as they compute (42 s one at a time, 10 s three)
+          maxWorkers: 3,
+          ...SHARED_GRAPH,
         },
       },
       {
@@ -50,6 +52,9 @@ export default defineConfig({
           globalSetup: ['tests/support/db-template.ts'],
           testTimeout: 30_000 * SCALE,
           hookTimeout: 60_000 * SCALE,
+          // they wait on databases, sockets and simulated WhatsApp far more than they compute: four
+          // files at a time keep CI's two cores busy
+          maxWorkers: 4,
           ...SHARED_GRAPH,
         },
       },
@@ -61,6 +66,7 @@ export default defineConfig({
           globalSetup: ['tests/support/db-template.ts'],
           testTimeout: 30_000 * SCALE,
           hookTimeout: 60_000 * SCALE,
+          maxWorkers: 4, // as the integration tier
           ...SHARED_GRAPH,
         },
       },
@@ -85,8 +91,9 @@ export default defineConfig({
           testTimeout: 60_000 * SCALE,
           hookTimeout: 120_000 * SCALE,
           // each file has its own server, database and browser: two at a time on CI's two cores
-          // (four at a time, sharing a module graph, failed screens on timing in two of three runs)
+          // (four at a time on PostgreSQL failed screens on timing in two of three runs)
           maxWorkers: 2,
+          ...SHARED_GRAPH,
         },
       },
     ],

@@ -4,8 +4,8 @@
 // at their default local ports. With REQUIRE_ALL_TIERS=1 (CI) a skipped tier fails the run.
 //
 // The tiers run in two streams at once (STREAMS below): the fault tier waits out outages for minutes
-// and computes little, so it runs beside the others, which run in turn. Each
-// tier's output is printed whole when it ends. TEST_SERIAL=1 runs them one after another instead, with
+// and computes little, so it runs beside the others, which run in turn (PostgreSQL's and Redis's
+// beside each other). Each tier's output is printed whole when it ends. TEST_SERIAL=1 runs them one after another instead, with
 // the output as it comes.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -253,15 +253,17 @@ function count(report) {
 }
 
 /**
- * Which tiers run one after another in each stream; the two streams run at once. The fault tier is
- * almost all waiting (outages of its own servers, 4–5 minutes: 46 CPU-seconds), so it runs beside
- * the others, which run in turn: each of them keeps both cores busy by itself, and more at once
- * starved them (a check that takes 35 s took 297 s beside the browser tier, and timing-sensitive
- * unit and screen tests failed). The browser tier comes last, when the fault tier is through.
+ * Which tiers run one after another in each stream; the two streams run at once, and a step that
+ * names several tiers runs them at once. The fault tier is almost all waiting (outages of its own
+ * servers, 4–5 minutes: 46 CPU-seconds), so it runs beside the others. Check, unit, integration on
+ * PGlite and the browser tier each keep both cores busy by themselves, and more at once starved
+ * them (a check that takes 35 s took 297 s beside the browser tier, and timing-sensitive unit and
+ * screen tests failed); integration on PostgreSQL (1.4 cores: the server does part of the work)
+ * and redis (0.8: worker processes and pub/sub, mostly waiting) fit beside each other.
  */
 const STREAMS = [
   ['fault'],
-  ['check', 'unit', 'integration (PGlite)', 'integration (PostgreSQL)', 'redis', 'browser (e2e)'],
+  ['check', 'unit', 'integration (PGlite)', ['integration (PostgreSQL)', 'redis'], 'browser (e2e)'],
 ];
 
 const results = new Map();
@@ -286,10 +288,10 @@ if (serial) {
   for (const tier of chosen) await runTier(tier);
 } else {
   await Promise.all(
-    STREAMS.map(async (names) => {
-      for (const name of names) {
-        const tier = chosen.find((t) => t.name === name);
-        if (tier) await runTier(tier);
+    STREAMS.map(async (steps) => {
+      for (const step of steps) {
+        const names = Array.isArray(step) ? step : [step];
+        await Promise.all(chosen.filter((t) => names.includes(t.name)).map(runTier));
       }
     }),
   );
