@@ -48,9 +48,13 @@ describe('sign in', () => {
   it("shows 'Signing in...' while waiting, then lands on /dashboard with the session cookies", async () => {
     const user = await server.createUser({ role: 'member', firstname: 'Sari' });
     const { context, page } = await newPage(browser);
-    // hold the answer a moment so the waiting label can be seen
+    // hold the answer until the waiting label has been seen
+    let release: () => void = () => {};
+    const seen = new Promise<void>((r) => {
+      release = r;
+    });
     await page.route('**/api/auth/login', async (route) => {
-      await new Promise((r) => setTimeout(r, 400));
+      await seen;
       await route.continue();
     });
     const signIn = new SignInPage(page);
@@ -58,6 +62,7 @@ describe('sign in', () => {
     await signIn.fill(user.email, user.password);
     await signIn.submit();
     await expect.poll(() => signIn.button().textContent()).toBe('Signing in...');
+    release();
     await page.waitForURL(`${server.url}/dashboard`);
     await expect.poll(() => page.getByTestId('greeting').textContent()).toBe('Hai, Sari');
     expect(await page.getByTestId('page-title').textContent()).toBe('Dashboard Member');

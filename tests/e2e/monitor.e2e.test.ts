@@ -202,6 +202,7 @@ describe('the dev monitor', () => {
     const plain = await page.getByTestId('page-title').evaluate((el) => getComputedStyle(el).color);
     expect(color).not.toBe(plain);
     expect(await update.first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} connection\.update/);
+    // a window in which the copy from the second channel must not show
     await page.waitForTimeout(300);
     expect(await update.count()).toBe(1);
 

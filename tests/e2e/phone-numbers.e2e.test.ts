@@ -78,15 +78,20 @@ describe('phone numbers screens', () => {
     await expect.poll(() => page.getByText('Page 2 of 2').count()).toBe(1);
     // the pager can show page 2 before its rows arrive: wait for the rows themselves
     await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
-    // hold the delete a moment to see the row's transient text
+    // hold the delete until the row's transient text has been seen
+    let release: () => void = () => {};
+    const seen = new Promise<void>((r) => {
+      release = r;
+    });
     await page.route('**/api/admin/phonenumber/*', async (route) => {
-      if (route.request().method() === 'DELETE') await new Promise((r) => setTimeout(r, 300));
+      if (route.request().method() === 'DELETE') await seen;
       await route.continue();
     });
     const firstRow = page.locator('tbody tr').first();
     const number = (await firstRow.locator('td').first().textContent()) ?? '';
     await firstRow.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByText('Deleting...').count()).toBe(1);
+    release();
     await expect.poll(() => page.locator('tbody').textContent()).not.toContain(number);
     const [download] = await Promise.all([
       page.waitForEvent('download'),

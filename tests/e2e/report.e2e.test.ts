@@ -268,12 +268,29 @@ describe('the dashboard charts, live', () => {
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/admin/report/charts') fetched.push(Date.now());
     });
-    const socket = page.waitForEvent('websocket');
+    let probed = false;
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => {
+        if (String(f.payload).includes('"id-probe"')) probed = true;
+      }),
+    );
     await page.goto(`${live.url}/dashboard`);
     await expect.poll(() => page.getByTestId('chart-hourly').locator('.apexcharts-canvas').count()).toBe(1);
-    await socket;
-    // (the hub joins the socket to the member's channel as it opens; the page may mount twice)
-    await new Promise((r) => setTimeout(r, 1000));
+    // the hub joins the socket to the member's channel as it opens, and the page may mount twice:
+    // an event the charts ignore, published until the page's socket hears it
+    await expect
+      .poll(
+        async () => {
+          await publishToUser(live.bus, user.id, 'waiting', {
+            deviceId: 'id-probe',
+            waitTime: 1,
+            value: '6281200000000',
+          });
+          return probed;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     const opened = fetched.length;
     expect(opened).toBeGreaterThan(0);
     const burst = Date.now();
@@ -289,6 +306,7 @@ describe('the dashboard charts, live', () => {
     await publishToUser(live.bus, user.id, 'count_success', { deviceId: receipt.deviceId, value: 2, income: 0 });
     await expect.poll(() => fetched.length, { timeout: 10_000 }).toBe(opened + 1);
     expect(fetched[opened] - burst).toBeGreaterThanOrEqual(4_500);
+    // a window in which no second refetch may come
     await new Promise((r) => setTimeout(r, 1500));
     expect(fetched).toHaveLength(opened + 1);
     await context.close();

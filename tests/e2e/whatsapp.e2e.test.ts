@@ -244,7 +244,8 @@ describe('the account list', () => {
     await page.getByRole('dialog', { name: 'Sedang mengirim' }).getByRole('button', { name: 'Stop Blast!' }).click();
     await eventually(() => r.getByRole('button', { name: 'Start Blast' }).count()).toBe(1);
     expect(await stateOf(page, pairedAccount.id)).toBe('Connected');
-    // nothing more is sent once stopped; the income the account earned shows on its row
+    // nothing more is sent once stopped; the income the account earned shows on its row (3.5 s: a
+    // window past the 3 s interval, when the next message would have left)
     await new Promise((resolve) => setTimeout(resolve, 3500));
     expect(await r.getByTestId('wa-success').textContent()).toBe('1');
     const [log] = await rows<{ n: number }>(

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { MemorySessionStore } from '../../workers/src/drivers/session-store';
 import { ConnectFailure, type ProxyConfig } from '../../workers/src/drivers/types';
 import { InitTimeoutError, WWEBJS_CHROMIUM_ARGS, WwebjsDriver } from '../../workers/src/drivers/wwebjs';
+import { TIME_SCALE } from '../support/wait';
 
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -43,9 +44,11 @@ async function waitFor<T>(probe: () => T | undefined | null | false, ms: number,
 
 /** Chromium's processes exit a moment after the browser closes: allow a few seconds. */
 async function expectNoChromiumLeft(dataDir: string) {
-  await waitFor(() => processesMentioning(dataDir).length === 0, 5000, 'every Chromium process to exit').catch(
-    () => {},
-  );
+  await waitFor(
+    () => processesMentioning(dataDir).length === 0,
+    5000 * TIME_SCALE,
+    'every Chromium process to exit',
+  ).catch(() => {});
   expect(processesMentioning(dataDir).map((p) => p.args.slice(0, 2).join(' '))).toEqual([]);
 }
 
@@ -248,8 +251,7 @@ describe('wwebjs driver on real Chromium, offline', () => {
     const pids = /pids ([\d,]+)/.exec(out)?.[1].split(',').map(Number) ?? [];
     expect(pids).toHaveLength(4);
     // killed at exit (a SIGKILLed process group is gone at once); leaked ones live on for minutes
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(processesMentioning(dataDir).map((p) => p.args.slice(0, 2).join(' '))).toEqual([]);
+    await expectNoChromiumLeft(dataDir);
   });
 
   it('destroy() during the launch still closes the browser that puppeteer is starting', async () => {

@@ -111,6 +111,7 @@ describe('the send window and a scheduled start', () => {
     expect(hours).toBeGreaterThan(1.9);
     expect(hours).toBeLessThanOrEqual(2);
     expect(w.waitTime).toBeGreaterThan(6000);
+    // the blast is waiting; a window in which nothing may be sent
     await new Promise((r) => setTimeout(r, 200));
     expect(await since()).toEqual([]);
     expect((await stop()).status).toBe(200);

@@ -124,6 +124,7 @@ describe('rule #1: a blast message deleted for everyone suspends the account', (
     // a message the blast did not send: nothing happens
     const other = await simCall(dev, acc.clientid, { action: 'revoke', messageId: 'true_628000@c.us_3EB0NOTOURS' });
     expect(other.status).toBe(200);
+    // a window in which the account must not be suspended (there is no event to wait for)
     await new Promise((r) => setTimeout(r, 100));
     expect(await account(acc.id)).toMatchObject({ state: 'connected', suspended: false, suspended_count: 0 });
 
@@ -139,6 +140,7 @@ describe('rule #1: a blast message deleted for everyone suspends the account', (
     });
     // the same revoke heard twice counts once
     await simCall(dev, acc.clientid, { action: 'revoke', messageId: logs[1].wa_message_id });
+    // a window in which a second suspension must not be counted
     await new Promise((r) => setTimeout(r, 100));
     expect((await account(acc.id)).suspended_count).toBe(1);
 

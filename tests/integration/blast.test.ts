@@ -184,6 +184,7 @@ describe('a blast', () => {
     expect(res.status).toBe(200);
     expect(res.body.msg).toBe(BLAST_TEXTS.stopped);
     expect(await stopEvent).toMatchObject({ deviceId: mine.clientid, status: 'idle' });
+    // a window in which no second message may leave
     await new Promise((r) => setTimeout(r, 150));
     expect(deliveries).toHaveLength(1);
     expect((await accountRow(mine.id)).status).toBe('idle');
@@ -222,7 +223,8 @@ describe('a blast', () => {
     const back = nextEvent(h, `client-${member.id}`, 'connection.update');
     sim().control(mine.clientid).reconnect();
     await back;
-    // connected again, but a blast that the connection ended does not restart by itself
+    // connected again, but a blast that the connection ended does not restart by itself (a window
+    // in which nothing may be sent)
     await new Promise((r) => setTimeout(r, 100));
     expect((await accountRow(mine.id)).status).toBe('idle');
     expect(deliveries).toHaveLength(1);

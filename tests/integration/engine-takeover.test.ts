@@ -56,6 +56,8 @@ const account = async () =>
 describe('taking over accounts at start', () => {
   it('a worker among others waits for a live lease to run out', async () => {
     const { engine, queue } = await engineFor(false);
+    // its first sweep ran before startEngine returned; a window in which no later sweep or restore
+    // may take the account either
     await new Promise((r) => setTimeout(r, 300));
     expect(await account()).toEqual({ worker_id: 'old-host-1-x', state: 'connected' });
     expect(engine.host.size).toBe(0);

@@ -143,6 +143,7 @@ describe('a generator run', () => {
     const stopped = await gen(staff).post('/stop', { id });
     expect(stopped.status).toBe(200);
     await stopEvent;
+    // the row was written before the stop was answered; a window in which no further number may be checked
     await new Promise((r) => setTimeout(r, 100));
     const g = (await gen(staff).get(`/${id}`)).body.generator;
     expect(g).toMatchObject({ status: 'idle', current_number: '6281400000000', progress: 5 });

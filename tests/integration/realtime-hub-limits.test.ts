@@ -6,7 +6,7 @@ import { publishToUser } from '../../core/src/realtime/publish';
 import { attachHub } from '../../server/src/realtime/hub';
 import { TEST_JWT_SECRET, type TestUser } from '../support/factories';
 import { closedWithin, type LiveSocket, pongs, useLiveHub } from '../support/live-hub';
-import { until } from '../support/wait';
+import { TIME_SCALE, until } from '../support/wait';
 
 /**
  * The realtime hub's housekeeping: one bus subscription per channel, heartbeats, pings, slow
@@ -68,12 +68,16 @@ describe('realtime hub: bus subscriptions and socket health', () => {
       const healthy = await attempt(url(memberA));
       const silent = await attempt(url(memberB), { autoPong: false });
       if (!healthy.opened || !silent.opened) throw new Error('refused');
+      let heartbeats = 0;
+      healthy.socket.ws.on('ping', () => heartbeats++);
       const code = await Promise.race([
         silent.socket.closed,
-        new Promise((r) => setTimeout(() => r('still open'), 3000)),
+        new Promise((r) => setTimeout(() => r('still open'), 3000 * TIME_SCALE)),
       ]);
       expect(code).toBe(1006); // terminated, no close frame
-      await new Promise((r) => setTimeout(r, 1000)); // ten more heartbeats
+      // ten more heartbeats, counted as the healthy socket hears them (each answered with a pong)
+      const seen = heartbeats;
+      await until(() => heartbeats >= seen + 10, 'ten more heartbeats');
       expect(healthy.socket.ws.readyState).toBe(WebSocket.OPEN);
       expect(quickHub.stats().sockets).toBe(1);
       await publishToUser(bus, memberA.id, 'progressing', {
@@ -108,12 +112,13 @@ describe('realtime hub: bus subscriptions and socket health', () => {
     const total = 80; // 40 MB for the slow socket if nothing were skipped
     for (let i = 0; i < total; i++) {
       await publishToUser(bus, memberA.id, 'error', { deviceId: `big-${i}`, message: big });
-      await new Promise((r) => setTimeout(r, 5)); // lets the fast socket read
+      // the fast socket reads each message before the next: only the paused one falls behind
+      await until(() => fast.frames.length === i + 1, `the fast socket to read message ${i}`, 15_000);
     }
-    await until(() => fast.frames.length === total, 'the fast socket to get everything', 15_000);
+    expect(fast.frames).toHaveLength(total);
     slow.ws.resume();
     // once a later message gets through, everything the hub queued before it has arrived
-    const end = Date.now() + 10_000;
+    const end = Date.now() + 10_000 * TIME_SCALE;
     while (!slow.frames.some((f) => f.text.includes('"after"'))) {
       if (Date.now() > end) throw new Error('the slow socket never recovered');
       await publishToUser(bus, memberA.id, 'reset', {
@@ -181,7 +186,8 @@ describe('realtime hub: one user’s share of the hub', () => {
     const s = await connect(memberA);
     for (let i = 0; i < 15; i++) s.ws.send('ping');
     await until(() => pongs(s) === 15, 'fifteen pongs');
-    await new Promise((r) => setTimeout(r, 1000)); // the budget refills
+    // real time the hub measures: one second refills five frames of the budget (5 frames/s)
+    await new Promise((r) => setTimeout(r, 1000));
     for (let i = 0; i < 5; i++) s.ws.send('ping');
     await until(() => pongs(s) === 20, 'five more pongs');
     expect(s.ws.readyState).toBe(WebSocket.OPEN);

@@ -119,6 +119,7 @@ describe('what one endpoint may take', () => {
     const rows3 = await deliveriesOf(made.id);
     expect(rows3.map((d) => d.status)).toEqual(['pending', 'pending', 'failed']);
     expect(rows3[2].error).toBe('Not sent: 2 deliveries were already waiting for this endpoint.');
+    // a window in which nothing may arrive: the failed one was never queued (nothing to wait for)
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.received).toEqual([]);
   });
@@ -129,7 +130,9 @@ describe('what one endpoint may take', () => {
     const held = new Promise<void>((r) => {
       release = r;
     });
+    let arrived = 0;
     const slow = createServer((req, res) => {
+      arrived += 1;
       req.resume();
       void held.then(() => res.end());
     });
@@ -148,7 +151,7 @@ describe('what one endpoint may take', () => {
     const settings = { timeoutMs: 5000, retryBaseMs: 60_000, retryForMs: 3_600_000 };
     try {
       const first = runDeliveryJob(h.database.db, h.queue, ids[0], settings, 1);
-      await new Promise((r) => setTimeout(r, 50));
+      await until(() => arrived === 1, 'the first post to hold the slot');
       const second = await runDeliveryJob(h.database.db, h.queue, ids[1], settings, 1);
       expect(second.status).toBe('skipped');
       expect((await deliveriesOf(made.id))[1]).toMatchObject({ status: 'pending', attempts: 0 });
@@ -171,6 +174,7 @@ describe('one endpoint cannot starve the others', () => {
     // more than the process's 20 slots: before the per-endpoint limit, these took all of them
     const waiting = await queued(hung.id, 25);
     await until(() => receiver.hanging >= 2, 'the hanging endpoint got its posts', 3000);
+    // a window in which no third post may reach the hanging endpoint
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.peakHanging).toBe(2);
 

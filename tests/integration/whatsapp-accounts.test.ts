@@ -166,13 +166,20 @@ describe('accounts', () => {
     const out = nextEvent(`client-${member.id}`, 'connection.update');
     await sim().control(fresh.clientid).logout();
     expect(await out).toMatchObject({ deviceId: fresh.clientid, state: 'loggedOut' });
-    await new Promise((r) => setTimeout(r, 100));
-    const [row] = await rows<{ state: string; stored: boolean }>(
-      h.database.db,
-      sql`select state, exists(select 1 from whatsapp_sessions where session_id = clientid) as stored
-          from whatsapp_accounts where id = ${fresh.id}`,
-    );
-    expect(row).toEqual({ state: 'loggedOut', stored: false });
+    const row = async () =>
+      (
+        await rows<{ state: string; stored: boolean }>(
+          h.database.db,
+          sql`select state, exists(select 1 from whatsapp_sessions where session_id = clientid) as stored
+              from whatsapp_accounts where id = ${fresh.id}`,
+        )
+      )[0];
+    // the stored session is deleted after the event goes out: wait for it, not a fixed time
+    await until(async () => {
+      const r = await row();
+      return r?.state === 'loggedOut' && !r.stored;
+    }, 'the logout recorded and its session deleted');
+    expect(await row()).toEqual({ state: 'loggedOut', stored: false });
   });
 
   it('a conflict keeps the account and its stored session; nothing takes it back until the owner reconnects in place', async () => {

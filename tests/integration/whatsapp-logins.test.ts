@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import { OPEN_SESSION_JOB } from '../../core/src/jobs/names';
 import { createUser, type TestUser, useUsers } from '../support/factories';
@@ -14,6 +14,7 @@ import {
   waApi,
   waHelpers,
 } from '../support/wa-engine';
+import { until } from '../support/wait';
 
 /**
  * Logging a WhatsApp account in (new-client, qr, save) and the logins in progress: the caps per
@@ -211,7 +212,8 @@ describe('logins in progress (new-client): caps per user', () => {
       const third = await wa(u).post('/new-client', { deviceId: refusedId });
       expect(third.status).toBe(429);
       expect(third.body).toEqual({ msg: USER_CAP(2) });
-      // nothing was started for the refused one
+      // nothing was started for the refused one: it was never queued, so a short window in which
+      // nothing may appear is all there is to check
       await new Promise((r) => setTimeout(r, 50));
       expect(Object.keys(h.engine.host.states())).not.toContain(refusedId);
       expect((await remove(u, a.body.deviceId)).body).toEqual({ deviceId: a.body.deviceId, removed: true });
@@ -294,7 +296,8 @@ describe('logins in progress: a worker holds at most its cap, and an unsaved log
     const refused = await open2(m3);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ msg: BUSY });
-    await new Promise((r) => setTimeout(r, 100));
+    // the three admitted logins start from their jobs, after new-client answered
+    await until(() => h2.engine.host.size >= 3, 'the three admitted logins to start');
     expect(h2.engine.host.size).toBe(3);
     await wa2(m1).post('/remove-client', { deviceId: a.body.deviceId });
     const d = await open2(m3);
@@ -312,19 +315,28 @@ describe('logins in progress: a worker holds at most its cap, and an unsaved log
   it('a login job that reaches a full worker waits for a free place instead of starting a fourth session', async () => {
     const opened = [await open2(m1), await open2(m1), await open2(m2)];
     expect(opened.map((r) => r.status)).toEqual([201, 201, 201]);
+    await until(() => h2.engine.host.size === 3, 'the three logins to start');
     // another API replica let this one through at the same moment
     const late = newDeviceId();
     await h2.database.db.execute(sql`insert into whatsapp_logins (device_id, user_id, requested_by, expires_at)
       values (${late}, ${m3.id}, ${m3.id}, now() + interval '2 minutes')`);
-    await h2.queue.add(OPEN_SESSION_JOB, { deviceId: late, userId: m3.id }, { jobId: late });
-    await new Promise((r) => setTimeout(r, 300));
+    const tries = vi.spyOn(h2.engine.host, 'openLogin');
+    try {
+      await h2.queue.add(OPEN_SESSION_JOB, { deviceId: late, userId: m3.id }, { jobId: late });
+      // the job reached the full worker, which put it back rather than start it
+      await until(
+        () =>
+          tries.mock.settledResults.some((r, i) => r.value === 'full' && tries.mock.calls[i]?.[0].deviceId === late),
+        'the login job to find the worker full',
+      );
+    } finally {
+      tries.mockRestore();
+    }
     expect(Object.keys(h2.engine.host.states())).not.toContain(late);
     expect(h2.engine.host.size).toBe(3);
     await wa2(m1).post('/remove-client', { deviceId: opened[0]?.body.deviceId });
-    const end = Date.now() + 5000;
-    while (!Object.keys(h2.engine.host.states()).includes(late) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // the job comes back a second later (LOGIN_HOP_DELAY_MS) and finds the place
+    await until(() => Object.keys(h2.engine.host.states()).includes(late), 'the late login to start');
     expect(Object.keys(h2.engine.host.states())).toContain(late);
     expect(h2.engine.host.size).toBe(3);
     await wa2(m1).post('/remove-client', { deviceId: opened[1]?.body.deviceId });
@@ -348,15 +360,18 @@ describe('logins in progress: a worker holds at most its cap, and an unsaved log
     expect((await wa2(m1).get(`/qr-new-client/${late}`)).status).toBe(200);
     const info = (await lateAuth).clientInfo as Record<string, string>;
     await lostAuth;
-    // past the TTL counted from the code: the scan keeps both alive
+    // both scans were heard by now: from here each login lives a TTL (3 s)
+    const scannedAt = Date.now();
+    // past the TTL counted from the code: the scan keeps both alive (real time the engine measures)
     while (Date.now() - shownAt < 3300) await new Promise((r) => setTimeout(r, 50));
     await h2.engine.host.renew();
     expect(Object.keys(h2.engine.host.states())).toEqual(expect.arrayContaining([late, lost]));
     const saved = await wa2(m1).post('/save', { clientid: late, ...info, user_id: m1.id });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
 
-    // the other one is never saved: a TTL after the scan its session and its place are gone
-    while (Date.now() - shownAt < 6300) await new Promise((r) => setTimeout(r, 50));
+    // the other one is never saved: a TTL after the scan its session and its place are gone (6.3 s
+    // after the code, and at least 3.3 s after the scans were heard, should they come late)
+    while (Date.now() - shownAt < 6300 || Date.now() - scannedAt < 3300) await new Promise((r) => setTimeout(r, 50));
     await h2.engine.host.renew();
     expect(Object.keys(h2.engine.host.states())).toEqual([late]);
     const [left] = await rows<{ n: number }>(

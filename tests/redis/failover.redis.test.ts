@@ -10,7 +10,7 @@ import type { Express } from 'express';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, rows } from '../../core/src/db/client';
+import { type Database, type Db, openDatabase, rows } from '../../core/src/db/client';
 import { createInfra } from '../../core/src/jobs/index';
 import { createLogger } from '../../core/src/logger';
 import { createApp } from '../../server/src/app';
@@ -18,6 +18,7 @@ import { ensureSettings } from '../../server/src/bootstrap';
 import { bearer } from '../support/api';
 import { allowBlastingAnyTime } from '../support/db';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
+import { TIME_SCALE } from '../support/wait';
 
 /**
  * Issue 4's failover proof: two `npm run worker` processes on the simulator share real Redis and
@@ -81,7 +82,7 @@ async function waitFor<T>(
   ms: number,
   what: string | (() => string),
 ): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + ms * TIME_SCALE;
   for (;;) {
     const v = await check();
     if (v) return v;
@@ -361,13 +362,23 @@ describe('payout on delivery across a worker crash', () => {
     // kill the worker holding the most accounts while its messages wait for their receipts
     expect(await killBusiestWorker()).toBe(true);
     await everyBlastFinished();
-    await new Promise((r) => setTimeout(r, 2500)); // the survivors' own receipts (SIM_ACK_DELAY_MS 1 s)
+    await waitFor(
+      async () =>
+        ((
+          await rows<{ n: number }>(
+            database.db,
+            sql`select count(*)::int as n from message_logs where ${ours} and status = 'pending'`,
+          )
+        )[0]?.n ?? 1) === 0 || null,
+      20_000,
+      'every send recorded',
+    );
 
     type Money = { paid: number; paid_n: number; due: number; sent_n: number; ref: number };
-    const money = async () =>
+    const money = async (db: Db = database.db) =>
       (
         await rows<Money>(
-          database.db,
+          db,
           sql`select coalesce(sum(fee) filter (where ${ours}), 0)::int as paid,
                      count(*) filter (where ${ours} and status in ('delivered', 'read'))::int as paid_n,
                      coalesce(sum(fee_due) filter (where ${ours}), 0)::int as due,
@@ -376,7 +387,19 @@ describe('payout on delivery across a worker crash', () => {
               from message_logs`,
         )
       )[0] as Money;
-    const before = await money();
+    // what is paid and what still waits for its receipt, read in one snapshot: the survivors' own
+    // receipts (SIM_ACK_DELAY_MS after each send) may still land, each then in both reads or in neither
+    const { before, waiting } = await database.db.transaction(
+      async (tx) => ({
+        before: await money(tx),
+        waiting: await rows<{ wa_message_id: string; clientid: string }>(
+          tx,
+          sql`select m.wa_message_id, w.clientid from message_logs m join whatsapp_accounts w on w.id = m.whatsapp_id
+              where m.target like '62878%' and m.status = 'sent'`,
+        ),
+      }),
+      { isolationLevel: 'repeatable read' },
+    );
     // paid exactly for what was delivered; what still waits holds its fee
     expect(before.paid).toBe(before.paid_n * 100);
     expect(before.ref).toBe(0);
@@ -384,12 +407,8 @@ describe('payout on delivery across a worker crash', () => {
     // some messages the killed worker sent never got their receipt there
     expect(before.sent_n).toBeGreaterThan(0);
 
+    expect(waiting).toHaveLength(before.sent_n);
     // WhatsApp sends the receipts it still owes to whichever worker holds each session now, twice
-    const waiting = await rows<{ wa_message_id: string; clientid: string }>(
-      database.db,
-      sql`select m.wa_message_id, w.clientid from message_logs m join whatsapp_accounts w on w.id = m.whatsapp_id
-          where m.target like '62878%' and m.status = 'sent'`,
-    );
     for (const round of [1, 2]) {
       for (const m of waiting) {
         const res = await request(app)

@@ -17,6 +17,7 @@ import { attachHub, type Hub } from '../../server/src/realtime/hub';
 import { CLOSE_TOKEN_ENDED } from '../../server/src/realtime/token-versions';
 import { createTestDatabase } from '../support/db';
 import { createUser, TEST_JWT_SECRET, type TestUser } from '../support/factories';
+import { TIME_SCALE, until } from '../support/wait';
 
 const url = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
 if (!url) throw new Error('the redis tier needs TEST_REDIS_URL (or REDIS_URL)');
@@ -26,14 +27,6 @@ const redisUrl: string = url;
 const prefix = `test-${randomBytes(4).toString('hex')}:`;
 
 // ---- helpers ---------------------------------------------------------------------------------
-
-async function until(check: () => boolean | Promise<boolean>, what = 'condition', ms = 5000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 interface LiveSocket {
   ws: WebSocket;
@@ -308,7 +301,7 @@ describe('realtime hub over Redis: two API replicas', () => {
     // replica A's users service, as its route calls it
     await new UsersService(new UsersRepo(database.db), a.bus).logoutEverywhere({ id: u.id, role: 'admin' });
     const closedOr = (s: LiveSocket) =>
-      Promise.race([s.closed, new Promise<string>((r) => setTimeout(() => r('still open'), 3000))]);
+      Promise.race([s.closed, new Promise<string>((r) => setTimeout(() => r('still open'), 3000 * TIME_SCALE))]);
     expect(await closedOr(onA)).toBe(CLOSE_TOKEN_ENDED);
     expect(await closedOr(onB)).toBe(CLOSE_TOKEN_ENDED);
     await publishToAdmins(worker, 'count_fail', { deviceId: 'after-logout', value: 1, income: 0 });
