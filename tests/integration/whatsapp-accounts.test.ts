@@ -161,19 +161,22 @@ describe('accounts', () => {
     expect(refused.body.msg).toMatch(/3 times/);
   });
 
+  /** The account's state and whether its session is still stored. */
+  const stateOf = async (id: number) =>
+    (
+      await rows<{ state: string; stored: boolean }>(
+        h.database.db,
+        sql`select state, exists(select 1 from whatsapp_sessions where session_id = clientid) as stored
+            from whatsapp_accounts where id = ${id}`,
+      )
+    )[0];
+
   it('a logout on the phone marks the account logged out and deletes its stored session', async () => {
     const fresh = (await connect(member)).account;
     const out = nextEvent(`client-${member.id}`, 'connection.update');
     await sim().control(fresh.clientid).logout();
     expect(await out).toMatchObject({ deviceId: fresh.clientid, state: 'loggedOut' });
-    const row = async () =>
-      (
-        await rows<{ state: string; stored: boolean }>(
-          h.database.db,
-          sql`select state, exists(select 1 from whatsapp_sessions where session_id = clientid) as stored
-              from whatsapp_accounts where id = ${fresh.id}`,
-        )
-      )[0];
+    const row = () => stateOf(fresh.id);
     // the stored session is deleted after the event goes out: wait for it, not a fixed time
     await until(async () => {
       const r = await row();
@@ -184,14 +187,7 @@ describe('accounts', () => {
 
   it('a conflict keeps the account and its stored session; nothing takes it back until the owner reconnects in place', async () => {
     const fresh = (await connect(member)).account;
-    const state = async () =>
-      (
-        await rows<{ state: string; stored: boolean }>(
-          h.database.db,
-          sql`select state, exists(select 1 from whatsapp_sessions where session_id = clientid) as stored
-              from whatsapp_accounts where id = ${fresh.id}`,
-        )
-      )[0];
+    const state = () => stateOf(fresh.id);
     const conflict = nextEvent(`client-${member.id}`, 'connection.update');
     sim().control(fresh.clientid).conflict();
     expect(await conflict).toMatchObject({ deviceId: fresh.clientid, state: 'conflict' });
