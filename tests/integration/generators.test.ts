@@ -133,12 +133,13 @@ describe('a generator run', () => {
   it('stops between two numbers when asked, and a stopped generator goes on from where it was', async () => {
     const created = await gen(staff).post(
       '/create',
-      range('6281400000000', '6281400000019', { interval_min: 20, interval_max: 20, b_insert: 0 }),
+      // a wait of an hour between numbers (7 s of this suite's compressed seconds): the stop lands in it
+      range('6281400000000', '6281400000019', { interval_min: 3600, interval_max: 3600, b_insert: 0 }),
     );
     const id = created.body.generator.id;
     const waiting = nextEvent(h, `client-${staff.id}`, 'waiting', 5000, (p) => p.generatorId === id);
     expect((await gen(staff).post('/start', { id })).status).toBe(200);
-    expect((await waiting).waitTime).toBe(20);
+    expect((await waiting).waitTime).toBe(3600);
     const stopEvent = nextEvent(h, 'client-admin', 'stop', 5000, (p) => p.generatorId === id);
     const stopped = await gen(staff).post('/stop', { id });
     expect(stopped.status).toBe(200);
