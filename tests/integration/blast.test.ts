@@ -173,13 +173,14 @@ describe('a blast', () => {
 
   it('stops after the message in flight when asked, and the rest stay for later', async () => {
     await seedTargets(30, '11');
+    // an hour between two messages (7 s of the suite's 2 ms seconds): the stop lands in the wait
     await h.database.db.execute(
-      sql`update users set blast_interval_min = 20, blast_interval_max = 20 where id = ${member.id}`,
+      sql`update users set blast_interval_min = 3600, blast_interval_max = 3600 where id = ${member.id}`,
     );
     const waiting = nextEvent(h, `client-${member.id}`, 'waiting');
     const stopEvent = nextEvent(h, `client-${member.id}`, 'stop');
     expect((await start(member, mine)).status).toBe(200);
-    expect((await waiting).waitTime).toBe(20);
+    expect((await waiting).waitTime).toBe(3600);
     const res = await stop(member, mine);
     expect(res.status).toBe(200);
     expect(res.body.msg).toBe(BLAST_TEXTS.stopped);
@@ -211,8 +212,9 @@ describe('a blast', () => {
 
   it('a dropped connection ends the blast and gives the unsent number back', async () => {
     await seedTargets(10, '12');
+    // an hour between two messages: the connection drops in the wait, after the first
     await h.database.db.execute(
-      sql`update users set blast_interval_min = 20, blast_interval_max = 20 where id = ${member.id}`,
+      sql`update users set blast_interval_min = 3600, blast_interval_max = 3600 where id = ${member.id}`,
     );
     const waiting = nextEvent(h, `client-${member.id}`, 'waiting');
     expect((await start(member, mine)).status).toBe(200);
