@@ -1,4 +1,4 @@
-import { ROLES, ROUTE_ROLES, type Role } from '@wa/shared';
+import { OPERATING_ROLES, ROLES, ROUTE_ROLES, type Role } from '@wa/shared';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from './actor';
 import { AppError } from './errors';
@@ -82,7 +82,8 @@ describe('the policy table against §6', () => {
   it('withdraw: member and dev request for themselves, the handlers read all, only admin decides and sees bank details', () => {
     expect(who('withdraw.request', mine)).toEqual(['member', 'dev']);
     expect(who('withdraw.request', theirs)).toEqual([]);
-    expect(who('withdraw.read', mine)).toEqual([...ROLES]);
+    // every role of the spec its own; an advertiser (issue 22's client) has none
+    expect(who('withdraw.read', mine)).toEqual([...OPERATING_ROLES]);
     expect(who('withdraw.read', theirs)).toEqual(['staff', 'dev', 'admin']);
     expect(who('withdraw.decide')).toEqual(['admin']);
     expect(who('withdraw.bank-details', theirs)).toEqual(['admin']);
@@ -97,7 +98,7 @@ describe('the policy table against §6', () => {
   });
 
   it('WhatsApp accounts: owners and admin/dev read; Start/Stop Blast and Reconnect for members and dev; activation and lifting a pause for admin and dev', () => {
-    expect(who('account.read', mine)).toEqual([...ROLES]);
+    expect(who('account.read', mine)).toEqual([...OPERATING_ROLES]);
     expect(who('account.read', theirs)).toEqual(['dev', 'admin']);
     expect(who('account.list-all')).toEqual(['dev', 'admin']);
     expect(who('account.blast', mine)).toEqual(['member', 'dev']);
@@ -112,9 +113,9 @@ describe('the policy table against §6', () => {
     expect(who('account.create-login', theirs)).toEqual(['dev', 'admin']);
   });
 
-  it('the monitors are the dev’s; settings are read by everyone and written by admin and dev', () => {
+  it('the monitors are the dev’s; settings are read by every role of the spec and written by admin and dev', () => {
     expect(who('monitor')).toEqual(['dev']);
-    expect(who('settings.read')).toEqual([...ROLES]);
+    expect(who('settings.read')).toEqual([...OPERATING_ROLES]);
     expect(who('receivers.read')).toEqual(['member', 'dev', 'admin']);
   });
 });
@@ -135,5 +136,18 @@ describe('assertCan', () => {
     expect(refusal(() => assertCan(actor('staff'), 'tool.manage', theirs, 'Not yours.'))?.msg).toBe('Not yours.');
     expect(refusal(() => assertCan(actor('member'), 'withdraw.request', mine))).toBeNull();
     expect(refusal(() => assertCan(actor('dev'), 'tool.manage', theirs))).toBeNull();
+  });
+
+  it('campaigns (issue 22): a client their own, admins and devs everyone’s; approval, price and priority the operator’s', () => {
+    expect(who('campaign.read', mine)).toEqual(['dev', 'admin', 'client']);
+    expect(who('campaign.read', theirs)).toEqual(['dev', 'admin']);
+    expect(who('campaign.manage', mine)).toEqual(['dev', 'admin', 'client']);
+    expect(who('campaign.manage', theirs)).toEqual(['dev', 'admin']);
+    expect(who('campaign.approve')).toEqual(['dev', 'admin']);
+    expect(who('campaign.price')).toEqual(['dev', 'admin']);
+    // and nothing of the members' business
+    for (const ability of ['account.read', 'withdraw.read', 'report.read', 'counters.read', 'settings.read'] as const) {
+      expect(who(ability, mine), ability).not.toContain('client');
+    }
   });
 });

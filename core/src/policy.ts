@@ -1,4 +1,4 @@
-import { type Ability, ROLES, type Role } from '@wa/shared';
+import { type Ability, OPERATING_ROLES, ROLES, type Role } from '@wa/shared';
 import type { Actor } from './actor';
 import { forbidden } from './errors';
 
@@ -62,7 +62,8 @@ export const POLICY = {
   'catalogue.manage': { any: ADMIN_DEV },
   /** the blaster form's receiver choices: every role that may send one-off messages */
   'receivers.read': { any: ['member', 'admin', 'dev'] },
-  'settings.read': { any: ROLES },
+  /** the operator's settings (fees, windows, texts): not the advertisers' business */
+  'settings.read': { any: OPERATING_ROLES },
   'settings.update': { any: ADMIN_DEV },
 
   // generator and validator: admin and staff their own, dev all (§6)
@@ -98,6 +99,15 @@ export const POLICY = {
     own: ['admin', 'dev', 'member'],
     refusal: 'Webhooks are for admins, devs and members.',
   },
+
+  // campaigns (issue 22): an advertiser (client) their own; admins and devs everyone's
+  'campaign.read': { any: ADMIN_DEV, own: ['client'], refusal: 'Campaigns are for admins, devs and clients.' },
+  /** create, edit, submit, pause, finish and delete */
+  'campaign.manage': { any: ADMIN_DEV, own: ['client'], refusal: 'Campaigns are for admins, devs and clients.' },
+  /** a campaign goes live (pending → active) only once an admin or dev has looked at it */
+  'campaign.approve': { any: ADMIN_DEV, refusal: 'Only an admin or dev approves a campaign.' },
+  /** the price per delivered message and the priority: the operator's terms */
+  'campaign.price': { any: ADMIN_DEV, refusal: 'Only an admin or dev sets the price and the priority.' },
 
   // dev monitor
   monitor: { any: ['dev'] },

@@ -30,6 +30,9 @@ import { AuthService } from './modules/auth/auth.service';
 import { BonusRepo } from './modules/bonus/bonus.repo';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
 import { BonusService } from './modules/bonus/bonus.service';
+import { CampaignsRepo } from './modules/campaigns/campaigns.repo';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
+import { CampaignsService } from './modules/campaigns/campaigns.service';
 import { docsRoutes } from './modules/docs/docs.routes';
 import { FirstRunRepo } from './modules/first-run/first-run.repo';
 import { firstRunRoutes } from './modules/first-run/first-run.routes';
@@ -200,6 +203,7 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/apikeys', requireAuth, apiKeysRoutes(apiKeys));
   api.use('/admin/webhooks', requireAuth, webhooksRoutes(new WebhooksService(new WebhooksRepo(deps.db), queue, bus)));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
+  api.use('/admin/campaigns', requireAuth, campaignsRoutes(new CampaignsService(new CampaignsRepo(deps.db))));
   // the full skipped lists of recent imports, downloadable by their importer for a while
   const skippedLists = new SkippedStore(path.join(tmpDir, 'skipped'));
   const importCtx = (owner: number) => ({ tmpRoot: tmpDir, store: skippedLists, owner, tuning: deps.importTuning });

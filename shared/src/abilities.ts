@@ -39,6 +39,10 @@ export const ABILITIES = [
   'account.lift-pause',
   'account.status',
   'webhook.manage',
+  'campaign.read',
+  'campaign.manage',
+  'campaign.approve',
+  'campaign.price',
   'monitor',
 ] as const;
 

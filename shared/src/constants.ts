@@ -1,12 +1,16 @@
 /** Business constants of spec §9 and the enums of §3/§4, as string literals. */
 
-export const ROLES = ['member', 'staff', 'dev', 'admin'] as const;
+/** The spec's four roles (§6), and `client`: an advertiser who buys campaigns (issue 22). */
+export const ROLES = ['member', 'staff', 'dev', 'admin', 'client'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** §6: any role value other than member, staff or dev is treated as admin. */
+/** The roles that run the service or work on it: every role but the advertisers' `client`. */
+export const OPERATING_ROLES = ['member', 'staff', 'dev', 'admin'] as const satisfies readonly Role[];
+
+/** §6: any role value other than member, staff or dev (or issue 22's client) is treated as admin. */
 export function normalizeRole(role: string | null | undefined): Role | null {
   if (!role) return null;
-  if (role === 'member' || role === 'staff' || role === 'dev') return role;
+  if (role === 'member' || role === 'staff' || role === 'dev' || role === 'client') return role;
   return 'admin';
 }
 

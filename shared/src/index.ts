@@ -5,6 +5,7 @@ export * from './constants';
 export * from './contract/apikeys';
 export * from './contract/auth';
 export * from './contract/bonus';
+export * from './contract/campaigns';
 export * from './contract/common';
 export * from './contract/counters';
 export * from './contract/first-run';

@@ -76,6 +76,7 @@ describe('the route table of §2', () => {
   it('treats any other role as admin (§6)', () => {
     expect(normalizeRole('superuser')).toBe('admin');
     expect(normalizeRole('member')).toBe('member');
+    expect(normalizeRole('client')).toBe('client');
     expect(normalizeRole('')).toBeNull();
   });
 });

@@ -5,9 +5,10 @@ import { type Role, TELEGRAM_URL } from './constants';
  * read it; the server enforces the matching rules on its API routes.
  */
 export const ROUTE_ROLES: Record<string, readonly Role[]> = {
-  '/': ['member', 'dev', 'admin', 'staff'],
-  '/dashboard': ['member', 'dev', 'admin', 'staff'],
-  '/profile': ['member', 'dev', 'admin', 'staff'],
+  /** issue 22's client: their home leads to their profile until the campaign screens land */
+  '/': ['member', 'dev', 'admin', 'staff', 'client'],
+  '/dashboard': ['member', 'dev', 'admin', 'staff', 'client'],
+  '/profile': ['member', 'dev', 'admin', 'staff', 'client'],
   '/whatsapp/create': ['member', 'dev', 'admin', 'staff'],
   '/bonus': ['dev', 'admin', 'member'],
   '/whatsapp': ['dev', 'admin', 'member'],
@@ -121,6 +122,9 @@ const STAFF_MENU: MenuItem[] = [
   { path: '/profile', label: 'Profile', icon: 'user' },
 ];
 
+/** An advertiser (issue 22): their own profile; their campaigns go through the API for now. */
+const CLIENT_MENU: MenuItem[] = [{ path: '/profile', label: 'Profile', icon: 'user' }];
+
 /** The sidebar menu of §2 for a role. */
 export function menuFor(role: Role): MenuItem[] {
   switch (role) {
@@ -130,6 +134,8 @@ export function menuFor(role: Role): MenuItem[] {
       return STAFF_MENU;
     case 'dev':
       return DEV_MENU;
+    case 'client':
+      return CLIENT_MENU;
     default:
       return ADMIN_MENU;
   }

@@ -71,7 +71,7 @@ export async function blast(baseUrl: string, email: string, password: string): P
   const login = await api.POST('/auth/login', { body: { email, password } });
   if (!login.data) throw new Error(login.error.msg);
   const token: string = login.data.token;
-  const role: 'member' | 'staff' | 'dev' | 'admin' = login.data.user.role;
+  const role: 'member' | 'staff' | 'dev' | 'admin' | 'client' = login.data.user.role;
   const user: Schemas['User'] = login.data.user;
   const headers = { Authorization: \`Bearer \${token}\` };
 

@@ -41,7 +41,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  */
 setSimEnv({ pairDelayMs: 100, restoreDelayMs: 20, sendLatencyMs: 1, sendFailRate: 0 });
 const h = useWaHarness({ blastSecondMs: 1 });
-const { member, dev } = useUsers(() => h.database.db, { member: 'member', dev: 'dev' });
+const { member, dev, client } = useUsers(() => h.database.db, { member: 'member', dev: 'dev', client: 'client' });
 
 let doc: OpenApiDoc;
 beforeAll(async () => {
@@ -249,6 +249,23 @@ describe('the OpenAPI document describes the answers', () => {
 
   it('of the first-run checklist (issue 20)', async () => {
     await call({ session: dev }, 'get', '/admin/first-run');
+  });
+
+  it('of a campaign, from its draft to its deletion (issue 22)', async () => {
+    const as = { session: client };
+    const made = await call<{ data: { id: number } }>(
+      as,
+      'post',
+      '/admin/campaigns',
+      {},
+      { name: 'Promo', budget_messages: 10 },
+    );
+    const id = made.data.id;
+    await call(as, 'get', '/admin/campaigns');
+    await call(as, 'get', '/admin/campaigns/{id}', { id });
+    await call(as, 'put', '/admin/campaigns/{id}', { id }, { end_at: new Date(Date.now() + 86_400_000).toISOString() });
+    await call(as, 'post', '/admin/campaigns/{id}/status', { id }, { status: 'pending' });
+    await call(as, 'delete', '/admin/campaigns/{id}', { id });
   });
 
   it('has checked every answer the document describes, among them all a script needs', () => {

@@ -1,6 +1,7 @@
 import { API_KEYS } from './apikeys';
 import { AUTH } from './auth';
 import { BONUS } from './bonus';
+import { CAMPAIGNS } from './campaigns';
 import type { ApiRoute } from './define';
 import { DOCS } from './docs';
 import { FIRST_RUN } from './first-run';
@@ -23,6 +24,7 @@ import { WITHDRAW } from './withdraw';
 export * from './apikeys';
 export * from './auth';
 export * from './bonus';
+export * from './campaigns';
 export * from './define';
 export * from './docs';
 export * from './first-run';
@@ -62,6 +64,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   REPORT,
   WITHDRAW,
   BONUS,
+  CAMPAIGNS,
   WHATSAPP,
   MONITOR,
   GENERATOR,

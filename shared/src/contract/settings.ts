@@ -100,7 +100,7 @@ export const publicSettingsResponse = z.object({
 export type PublicSettingsDto = z.infer<typeof publicSettingsResponse>;
 
 /** 'HH:MM' from 00:00 to 24:00. */
-const clock = (label: string) =>
+export const clock = (label: string) =>
   z
     .string({ error: `${label} must be a time like 08:00.` })
     .trim()

@@ -68,7 +68,7 @@ export const newClientBody = z.object({
  * Unsaved logins one user may have at once (new-client until save, remove-client or expiry): each
  * is a browser on a worker, so members and staff get a couple, admin and dev more for support work.
  */
-export const LOGIN_CAPS: Record<Role, number> = { member: 2, staff: 2, admin: 10, dev: 10 };
+export const LOGIN_CAPS: Record<Role, number> = { member: 2, staff: 2, admin: 10, dev: 10, client: 0 };
 
 /** The refusals of new-client past a cap (429). */
 export const LOGIN_TEXTS = {
@@ -120,7 +120,7 @@ export const ALL_RECEIVERS = 'All';
  * Receivers of one send-message/1: a member only active target numbers, at most 100 ('All' is the
  * 100 least recently sent; a blast reaches the rest); admin and dev any numbers, at most 1000.
  */
-export const SEND_CAPS: Record<Role, number> = { member: 100, staff: 0, admin: 1000, dev: 1000 };
+export const SEND_CAPS: Record<Role, number> = { member: 100, staff: 0, admin: 1000, dev: 1000, client: 0 };
 
 /** The answers and refusals of send-message/1. */
 export const SEND_TEXTS = {

@@ -1,3 +1,4 @@
+export * from './campaigns';
 export * from './catalogue';
 export * from './files';
 export * from './levels';

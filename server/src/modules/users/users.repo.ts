@@ -225,9 +225,9 @@ export class UsersRepo {
     return Boolean(row);
   }
 
-  /** Users of a role; 'admin' counts every role that is not member, staff or dev (§6). */
+  /** Users of a role; 'admin' counts every role that is not member, staff, dev or client (§6). */
   async countRole(role: 'admin' | 'dev'): Promise<number> {
-    const where = role === 'dev' ? sql`role = 'dev'` : sql`role not in ('member', 'staff', 'dev')`;
+    const where = role === 'dev' ? sql`role = 'dev'` : sql`role not in ('member', 'staff', 'dev', 'client')`;
     const [row] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from users where ${where}`);
     return Number(row.n);
   }

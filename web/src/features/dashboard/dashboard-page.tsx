@@ -38,6 +38,7 @@ export function DashboardPage() {
   const { user } = useAuth();
   if (!user) return null;
   if (user.role === 'staff') return <Navigate to="/withdraw/requested?page=1" replace />;
+  if (user.role === 'client') return <Navigate to="/profile" replace />;
   return user.role === 'member' ? <MemberDashboard user={user} /> : <AdminDashboard user={user} />;
 }
 

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/**
+ * An advertiser's campaign (issue 22): a `client` user's order, run on the members' accounts. Its
+ * status moves draft → pending (submitted) → active (approved by an admin or dev) ⇄ paused →
+ * finished (`stop_reason` says why). The counters are the campaign's own figures, kept by the sends
+ * and receipts that belong to it; `spent` is what the advertiser owes in rupiah (the price of each
+ * delivered message).
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('draft'),
+    /** higher first; equals share fairly */
+    priority: integer('priority').notNull().default(0),
+    startAt: timestamp('start_at', { withTimezone: true }),
+    endAt: timestamp('end_at', { withTimezone: true }),
+    /** 'HH:MM' local time: a send window inside the settings' own (null: the settings' window) */
+    windowStart: text('window_start'),
+    windowEnd: text('window_end'),
+    /** messages the campaign may send at most (null: no cap) */
+    budgetMessages: integer('budget_messages'),
+    /** rupiah the campaign may spend at most (null: no cap) */
+    budgetAmount: bigint('budget_amount', { mode: 'number' }),
+    /** rupiah per delivered message, set by an admin or dev */
+    pricePerDelivered: integer('price_per_delivered').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    delivered: integer('delivered').notNull().default(0),
+    read: integer('read').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    replied: integer('replied').notNull().default(0),
+    optout: integer('optout').notNull().default(0),
+    spent: bigint('spent', { mode: 'number' }).notNull().default(0),
+    /** why a finished campaign stopped: 'budget', 'ended' or 'manual' */
+    stopReason: text('stop_reason'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('campaigns_client_idx').on(t.clientId, t.id),
+    // the blasts draw from the active campaigns, by priority
+    index('campaigns_active_idx').on(t.priority, t.id).where(sql`${t.status} = 'active'`),
+  ],
+);
