@@ -51,16 +51,21 @@ async function delivered(event: string, match: (data: Record<string, unknown>) =
  * any part of the engine would be among them.
  */
 async function blastEndsOf(acc: SavedAccount): Promise<Array<{ reason: string; message: string }>> {
+  const ends = async () => {
+    await h.engine.webhooks.flush();
+    const found = await rows<{ body: string }>(
+      db(),
+      sql`select body from webhook_deliveries where event = 'blast.finished' order by id`,
+    );
+    return found
+      .map((r) => JSON.parse(r.body).data as { account_id: number; reason: string; message: string })
+      .filter((d) => d.account_id === acc.id)
+      .map(({ reason, message }) => ({ reason, message }));
+  };
   await until(() => !h.engine.host.blasting(acc.clientid), 'the blast loop to end');
-  await h.engine.webhooks.flush();
-  const found = await rows<{ body: string }>(
-    db(),
-    sql`select body from webhook_deliveries where event = 'blast.finished' order by id`,
-  );
-  return found
-    .map((r) => JSON.parse(r.body).data as { account_id: number; reason: string; message: string })
-    .filter((d) => d.account_id === acc.id)
-    .map(({ reason, message }) => ({ reason, message }));
+  // the end is told once the loop has let go of the account: wait for it, then read what came
+  await until(async () => (await ends()).length > 0, "the blast's end told");
+  return ends();
 }
 
 beforeAll(async () => {
