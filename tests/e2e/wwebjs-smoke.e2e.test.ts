@@ -107,8 +107,14 @@ async function closedPort(): Promise<number> {
 let dataDir: string;
 let driver: WwebjsDriver;
 
-function makeDriver(initTimeoutMs: number) {
-  driver = new WwebjsDriver({ store: new MemorySessionStore(), dataDir, chromePath: CHROME_PATH, initTimeoutMs });
+function makeDriver(initTimeoutMs: number, connectTimeoutMs?: number) {
+  driver = new WwebjsDriver({
+    store: new MemorySessionStore(),
+    dataDir,
+    chromePath: CHROME_PATH,
+    initTimeoutMs,
+    connectTimeoutMs,
+  });
   return driver;
 }
 
@@ -135,9 +141,10 @@ describe('wwebjs driver on real Chromium, offline', () => {
 
   it('launches Chromium with our flags, authenticates to the HTTP proxy, times out clearly, and leaves nothing behind', async () => {
     // the time the page has to load: Chromium must start and reach the proxy (twice) within it,
-    // which a loaded machine stretches
+    // which a loaded machine stretches; the proxy never answers, so the wait for a first response
+    // (connectTimeoutMs, 10 s) must be the longer one for the load's own timeout to be what ends it
     const INIT_MS = 6000 * TIME_SCALE;
-    const session = makeDriver(INIT_MS).createSession({
+    const session = makeDriver(INIT_MS, INIT_MS + 10_000).createSession({
       clientId: 'id-1700000000000-smoke',
       proxy: { protocol: 'http', host: '127.0.0.1', port: proxyPort, username: 'alice', password: 's3cret' },
     });
