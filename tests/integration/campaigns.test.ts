@@ -226,6 +226,9 @@ describe('bad input', () => {
       [{ name: 'x', budget_amount: -5 }, 'budget_amount'],
       [{ name: 'x', budget_messages: 'many' }, 'budget_messages'],
       [{ name: 'x'.repeat(121) }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 123 }, 'name'],
+      [{ name: 'Promo\u0000' }, 'name'],
     ];
     for (const [body, field] of cases) {
       const res = await as(client).post('', body);
@@ -236,6 +239,13 @@ describe('bad input', () => {
     expect(past.status).toBe(400);
     expect(past.body.msg).toBe(CAMPAIGN_TEXTS.endPassed);
     expect((await as(client).put(`/${c.id}`, {})).status).toBe(400);
+    // a campaign keeps a name: an update cannot empty it
+    for (const name of ['', '  ', null]) {
+      const res = await as(client).put(`/${c.id}`, { name });
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect(res.body.errors?.name).toBe('Name is required.');
+    }
+    expect((await as(client).get(`/${c.id}`)).body.data.name).toBe(c.name);
     expect((await as(client).put(`/${c.id}`, { start_at: LATER, end_at: FUTURE })).status).toBe(400);
     expect((await as(client).post(`/${c.id}/status`, { status: 'live' })).status).toBe(400);
     expect((await as(client).get('/abc')).status).toBe(400);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, optionalText, pagedOf, pageQuery, requiredText, wholeNumber } from './common';
+import { idField, pagedOf, pageQuery, requiredText, wholeNumber } from './common';
 import { clock } from './settings';
 
 /**
@@ -100,7 +100,7 @@ export const createCampaignBody = z
 
 /** PUT /api/admin/campaigns/{id}: any of the fields. */
 export const updateCampaignBody = z
-  .object({ name: optionalText('name', 120), ...terms })
+  .object({ name: requiredText('Name is required.', 120).optional(), ...terms })
   .superRefine(consistent)
   .refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'Nothing to update.' });
 
