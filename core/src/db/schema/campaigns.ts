@@ -38,6 +38,20 @@ export const campaigns = pgTable(
     replied: integer('replied').notNull().default(0),
     optout: integer('optout').notNull().default(0),
     spent: bigint('spent', { mode: 'number' }).notNull().default(0),
+    /**
+     * the budget taken: targets claimed and not yet settled, plus messages sent or logged unknown.
+     * A claim takes from it under the row's lock, so concurrent blasts never go past the budget; a
+     * failed send or a claim given back returns its share.
+     */
+    reserved: integer('reserved').notNull().default(0),
+    /** messages logged unknown (a worker died mid-send): they count against the budget */
+    unknown: integer('unknown').notNull().default(0),
+    /** when the campaign last gave targets to a blast: equals take turns, the longest waiting first */
+    servedAt: timestamp('served_at', { withTimezone: true }),
+    /** when the campaign was first told started (campaign.started) */
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    /** when campaign.progress was last told (at most once a minute) */
+    progressAt: timestamp('progress_at', { withTimezone: true }),
     /** why a finished campaign stopped: 'budget', 'ended' or 'manual' */
     stopReason: text('stop_reason'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),

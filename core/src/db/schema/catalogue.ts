@@ -12,12 +12,20 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { campaigns } from './campaigns';
 
-/** Target phone numbers (§3 Phone number), normalised to the 62 prefix. */
+/**
+ * Target phone numbers (§3 Phone number), normalised to the 62 prefix. A row with a `campaign_id`
+ * is that campaign's target (issue 22): the same number may be a target of several campaigns and
+ * of the default pool (campaign_id null), once in each. The phone number screens and the default
+ * blast see the pool only.
+ */
 export const phoneNumbers = pgTable(
   'phone_numbers',
   {
     id: serial('id').primaryKey(),
+    /** the campaign whose target this is; null: the default pool. Never changes. */
+    campaignId: integer('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
     number: text('number').notNull(),
     name: text('name').notNull().default(''),
     status: text('status').notNull().default('active'),
@@ -37,9 +45,18 @@ export const phoneNumbers = pgTable(
   },
   (t) => [
     // text_pattern_ops: the same index serves equality and number-prefix search on any collation
-    uniqueIndex('phone_numbers_number_uq').on(t.number.op('text_pattern_ops')),
-    // the blast claims the next active number not yet sent to: partial index keeps that cheap
-    index('phone_numbers_unblasted_idx').on(t.id).where(sql`${t.status} = 'active' and ${t.lastSent} is null`),
+    // (the pool's numbers; a campaign's are unique within it)
+    uniqueIndex('phone_numbers_number_uq')
+      .on(t.number.op('text_pattern_ops'))
+      .where(sql`${t.campaignId} is null`),
+    uniqueIndex('phone_numbers_campaign_number_uq')
+      .on(t.campaignId, t.number)
+      .where(sql`${t.campaignId} is not null`),
+    // the blast claims the next active number not yet sent to, of the pool (campaign_id is null)
+    // or of one campaign: partial index keeps that cheap
+    index('phone_numbers_unblasted_idx')
+      .on(t.campaignId, t.id)
+      .where(sql`${t.status} = 'active' and ${t.lastSent} is null`),
     index('phone_numbers_status_idx').on(t.status, t.id),
     // name search is a case-insensitive prefix match, served by this index
     index('phone_numbers_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
@@ -53,11 +70,23 @@ export interface TemplateButton {
   type: 'reply_button' | 'call_button' | 'url_button' | 'stop_button';
 }
 
-/** Message templates (§3 Message template): media URL, HTML caption and its WhatsApp markup. */
+/**
+ * Message templates (§3 Message template): media URL, HTML caption and its WhatsApp markup. A row
+ * with a `campaign_id` is one of that campaign's variants (issue 22), sent in proportion to its
+ * `weight` once approved (`approved_at`); the template screens and the default blast see the rows
+ * without a campaign only.
+ */
 export const messageTemplates = pgTable(
   'message_templates',
   {
     id: serial('id').primaryKey(),
+    /** the campaign this variant belongs to; null: a template of the default pool */
+    campaignId: integer('campaign_id').references(() => campaigns.id, { onDelete: 'cascade' }),
+    /** a variant's share of its campaign's messages, relative to the others' */
+    weight: integer('weight').notNull().default(1),
+    /** when an admin or dev approved the variant (a client's is sent only after); null: not yet */
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    approvedBy: integer('approved_by'),
     media: text('media'),
     text: text('text').notNull().default(''),
     textWa: text('text_wa').notNull().default(''),
@@ -67,7 +96,10 @@ export const messageTemplates = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('message_templates_status_use_idx').on(t.status, t.countUse)],
+  (t) => [
+    index('message_templates_status_use_idx').on(t.status, t.countUse),
+    index('message_templates_campaign_idx').on(t.campaignId).where(sql`${t.campaignId} is not null`),
+  ],
 );
 
 /**

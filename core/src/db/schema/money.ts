@@ -33,6 +33,10 @@ export const messageLogs = pgTable(
     whatsappId: integer('whatsapp_id').references(() => whatsappAccounts.id, { onDelete: 'set null' }),
     phoneNumberId: integer('phone_number_id').references(() => phoneNumbers.id, { onDelete: 'set null' }),
     templateId: integer('template_id').references(() => messageTemplates.id, { onDelete: 'set null' }),
+    /** the campaign the message was sent for (issue 22); null: the default pool */
+    campaignId: integer('campaign_id'),
+    /** the campaign's variant (its template) the message was sent with; null: the default pool */
+    variantId: integer('variant_id'),
     target: text('target').notNull(),
     status: text('status').notNull(),
     fee: integer('fee').notNull().default(0),
@@ -68,6 +72,8 @@ export const messageLogs = pgTable(
     index('message_logs_whatsapp_created_idx').on(t.whatsappId, t.createdAt),
     // the fees still waiting for a delivery receipt, oldest first (the undelivered window)
     index('message_logs_due_idx').on(t.createdAt).where(sql`${t.feeDue} > 0 or ${t.referralFeeDue} > 0`),
+    // a campaign's report and replies (pool messages are not in it)
+    index('message_logs_campaign_idx').on(t.campaignId, t.createdAt).where(sql`${t.campaignId} is not null`),
   ],
 );
 
@@ -164,10 +170,13 @@ export const incomingMessages = pgTable(
     /** the id of the template button pressed, for a button reply */
     buttonId: text('button_id'),
     optout: boolean('optout').notNull().default(false),
+    /** the campaign whose message this answers (issue 22): a reply of that campaign; null: none */
+    campaignId: integer('campaign_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('incoming_messages_whatsapp_idx').on(t.whatsappId, t.createdAt),
     index('incoming_messages_sender_idx').on(t.sender),
+    index('incoming_messages_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   ],
 );
