@@ -228,8 +228,9 @@ describe('a loop that fails for a reason of its own', () => {
 describe('a frozen holder that wakes up after its account moved on', () => {
   it("revises the 'unknown' its successor logged into what really happened, paid, the ledger whole", async () => {
     const acc = (await connectAccount(h, member)).account;
-    const [target] = await read<{ id: number; number: string; name: string }>(
-      sql`insert into phone_numbers (number, name, status) values ('6287705000001', 'Beku', 'active') returning id, number, name`,
+    const [target] = await read<{ id: number; number: string; name: string; campaign_id: number | null }>(
+      sql`insert into phone_numbers (number, name, status) values ('6287705000001', 'Beku', 'active')
+          returning id, number, name, campaign_id`,
     );
     const [tpl] = await read<{ id: number }>(sql`select id from message_templates where status = 'active' limit 1`);
     if (!target || !tpl) throw new Error('no target or template');
@@ -248,6 +249,8 @@ describe('a frozen holder that wakes up after its account moved on', () => {
       userId: member.id,
       accountId: acc.id,
       templateId: tpl.id,
+      campaignId: null,
+      variantId: null,
       success: true,
       fee: 150,
       referrerId: null,

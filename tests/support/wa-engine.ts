@@ -53,6 +53,8 @@ export interface WaHarnessOptions {
   webhooks?: { timeoutMs: number; retryBaseMs: number; retryForMs: number };
   /** how often the engine queues overdue webhook deliveries again */
   webhookSweepMs?: number;
+  /** how often the engine looks at the campaigns (CAMPAIGN_TICK_MS) */
+  campaignTickMs?: number;
   /** how long qr-new-client waits for a code (1.5 s by default, so a code that never comes fails fast) */
   qrTimeoutMs?: number;
   /** the engine gets a DATA_DIR of its own, empty, as a worker on another host has (issue 19) */
@@ -90,6 +92,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       sendTimeoutMs: opts.sendTimeoutMs,
       stuckAfter: opts.stuckAfter,
       webhookSweepMs: opts.webhookSweepMs,
+      campaignTickMs: opts.campaignTickMs,
     });
   };
   const h: WaHarness = {

@@ -11,8 +11,11 @@ import { clock } from './settings';
 export const CAMPAIGN_STATUSES = ['draft', 'pending', 'active', 'paused', 'finished'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** Why a finished campaign stopped. */
-export const CAMPAIGN_STOP_REASONS = ['budget', 'ended', 'manual'] as const;
+/**
+ * Why a finished campaign stopped: its budget was used, its end came, it messaged every target, or
+ * someone finished it.
+ */
+export const CAMPAIGN_STOP_REASONS = ['budget', 'ended', 'completed', 'manual'] as const;
 export type CampaignStopReason = (typeof CAMPAIGN_STOP_REASONS)[number];
 
 /**

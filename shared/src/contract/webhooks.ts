@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BLAST_END_REASONS } from '../realtime';
+import { CAMPAIGN_STOP_REASONS } from './campaigns';
 
 /**
  * Webhooks (issue 13): a user registers an HTTP endpoint for some event types and the server POSTs
@@ -20,6 +21,10 @@ export const WEBHOOK_EVENTS = [
   'message.failed',
   'optout',
   'withdraw.status',
+  'campaign.started',
+  'campaign.progress',
+  'campaign.finished',
+  'message.replied',
 ] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -163,6 +168,20 @@ const accountRef = {
 
 const at = z.string().describe('ISO time');
 
+/** A campaign event's data (issue 22): the campaign and its figures now; never a member's identity. */
+const campaignFigures = {
+  campaign_id: z.number().int(),
+  client_id: z.number().int().describe('the advertiser'),
+  name: z.string(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  read: z.number().int(),
+  failed: z.number().int(),
+  replied: z.number().int(),
+  optout: z.number().int(),
+  spent: z.number().int().describe('rupiah owed: the price of each delivered message'),
+};
+
 export const WEBHOOK_EVENT_DATA = {
   'account.state': z.object({
     ...accountRef,
@@ -220,6 +239,23 @@ export const WEBHOOK_EVENT_DATA = {
     withdraw_id: z.number().int(),
     amount: z.number().int(),
     status: z.string().describe('the request’s new status'),
+  }),
+  'campaign.started': z.object(campaignFigures),
+  'campaign.progress': z.object(campaignFigures),
+  'campaign.finished': z.object({
+    ...campaignFigures,
+    reason: z
+      .enum(CAMPAIGN_STOP_REASONS)
+      .describe('why it finished: budget, ended, completed (every target messaged), manual'),
+  }),
+  'message.replied': z.object({
+    campaign_id: z.number().int(),
+    client_id: z.number().int(),
+    reply_id: z.number().int(),
+    target: z.string().describe('the number that replied'),
+    variant_id: z.number().int().nullable().describe('the variant its message was sent with'),
+    text: z.string(),
+    at,
   }),
 } satisfies Record<WebhookEvent, z.ZodType>;
 

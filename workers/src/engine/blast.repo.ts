@@ -5,7 +5,7 @@ import { type Db, type Int8, type Nullable, preparedRows, type RawRow, rows } fr
 import type { messageTemplates, phoneNumbers, settings, users, whatsappAccounts } from '@wa/core/db/schema/index';
 import { today } from '@wa/core/ledger/daily';
 import type { PayoutOn } from '@wa/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 
 /** What a blast needs to know about its account before each message. */
 export interface BlastPlan {
@@ -34,8 +34,11 @@ export interface BlastPlan {
   payoutOn: PayoutOn;
 }
 
-/** A target number claimed for one send (its row says in_use = 1, claimed_by = the account). */
-export type ClaimedTarget = Pick<RawRow<typeof phoneNumbers>, 'id' | 'number' | 'name'>;
+/**
+ * A target number claimed for one send (its row says in_use = 1, claimed_by = the account): of the
+ * default pool (campaign_id null) or of a campaign.
+ */
+export type ClaimedTarget = Pick<RawRow<typeof phoneNumbers>, 'id' | 'number' | 'name' | 'campaign_id'>;
 
 export interface BlastTemplate {
   id: number;
@@ -129,7 +132,7 @@ export async function activeTemplates(db: Db, accountId: number): Promise<UsedTe
     db,
     sql`select t.id, t.media, t.text_wa, coalesce(u.uses, 0)::int as uses from message_templates t
         left join template_uses u on u.template_id = t.id and u.whatsapp_id = ${accountId}::int
-        where t.status = 'active' order by t.id`,
+        where t.status = 'active' and t.campaign_id is null order by t.id`,
   );
   return list.map((t) => ({ id: t.id, media: t.media, textWa: t.text_wa, uses: Number(t.uses) }));
 }
@@ -139,15 +142,6 @@ export function leastUsed(templates: UsedTemplate[]): UsedTemplate | null {
   let best: UsedTemplate | null = null;
   for (const t of templates) if (!best || t.uses < best.uses) best = t;
   return best;
-}
-
-/** Whether any target is left to blast (active, never sent to, not claimed). */
-export async function hasTargets(db: Db): Promise<boolean> {
-  const r = await rows<{ id: number }>(
-    db,
-    sql`select id from phone_numbers where status = 'active' and last_sent is null and in_use = 0 limit 1`,
-  );
-  return r.length > 0;
 }
 
 /**
@@ -164,14 +158,14 @@ export async function claimTargets(db: Db, accountId: number, n: number): Promis
     db,
     sql`with t as (
           select id from phone_numbers
-          where status = 'active' and last_sent is null and in_use = 0
+          where campaign_id is null and status = 'active' and last_sent is null and in_use = 0
           order by id limit ${n}::int
           for update skip locked
         )
         update phone_numbers p
         set in_use = 1, claimed_by = ${accountId}::int, claim_started = (p.id = (select min(id) from t))
         from t where p.id = t.id
-        returning p.id, p.number, p.name`,
+        returning p.id, p.number, p.name, p.campaign_id`,
   );
   return list.sort((a, b) => a.id - b.id);
 }
@@ -215,11 +209,25 @@ export async function levelGap(db: Db, userId: number): Promise<number | null> {
   return r ? Number(r.gap) : null;
 }
 
+/**
+ * The step after a statement that gave claims back (`released`: their rows' campaign_id): each
+ * campaign's budget gets its share back (see campaigns.reserved).
+ */
+export const RETURN_RESERVED = (released: SQL) => sql`
+    update campaigns c set reserved = greatest(0, c.reserved - g.n)
+    from (select campaign_id, count(*)::int as n from ${released} r where r.campaign_id is not null
+          group by campaign_id) g
+    where c.id = g.campaign_id`;
+
 /** Gives claims back: messages that certainly did not leave (not sent yet, or the session was not connected). */
 export async function releaseTargets(db: Db, accountId: number, targets: ClaimedTarget[]): Promise<void> {
   if (!targets.length) return;
-  await db.execute(sql`update phone_numbers set in_use = 0, claimed_by = null, claim_started = false
-                       where id in ${targets.map((t) => t.id)} and in_use = 1 and claimed_by = ${accountId}`);
+  await db.execute(sql`with p as (
+                         update phone_numbers set in_use = 0, claimed_by = null, claim_started = false
+                         where id in ${targets.map((t) => t.id)} and in_use = 1 and claimed_by = ${accountId}
+                         returning campaign_id
+                       ), c as (${RETURN_RESERVED(sql`p`)})
+                       select 1`);
 }
 
 /**
@@ -227,8 +235,13 @@ export async function releaseTargets(db: Db, accountId: number, targets: Claimed
  * failed and runs again, which knows that none of them left (a sent one's outcome is written first).
  */
 export async function releaseOwnClaims(db: Db, accountId: number): Promise<void> {
-  await db.execute(sql`update phone_numbers p set in_use = 0, claimed_by = null, claim_started = false
-                       where p.status = 'active' and p.last_sent is null and p.in_use = 1 and p.claimed_by = ${accountId}`);
+  await db.execute(sql`with p as (
+                         update phone_numbers p set in_use = 0, claimed_by = null, claim_started = false
+                         where p.status = 'active' and p.last_sent is null and p.in_use = 1
+                           and p.claimed_by = ${accountId}
+                         returning p.campaign_id
+                       ), c as (${RETURN_RESERVED(sql`p`)})
+                       select 1`);
 }
 
 /**
@@ -240,19 +253,29 @@ export async function releaseOwnClaims(db: Db, accountId: number): Promise<void>
 export async function settleAbandoned(db: Db, accountId: number, timeZone: string): Promise<number> {
   // a claimed number is active and not sent yet: phone_numbers_unblasted_idx finds it
   const mine = sql`p.status = 'active' and p.last_sent is null and p.in_use = 1 and p.claimed_by = ${accountId}`;
-  await db.execute(sql`update phone_numbers p set in_use = 0, claimed_by = null where ${mine} and not p.claim_started`);
+  await db.execute(sql`with p as (
+                         update phone_numbers p set in_use = 0, claimed_by = null where ${mine} and not p.claim_started
+                         returning p.campaign_id
+                       ), c as (${RETURN_RESERVED(sql`p`)})
+                       select 1`);
+  // a campaign's unknown message keeps its share of the budget (it may have left) and is counted
   const settled = await rows<{ n: number }>(
     db,
     sql`with p as (
           update phone_numbers p set in_use = 0, claimed_by = null, claim_started = false,
                  last_sent = coalesce(p.last_sent, now())
           where ${mine} and p.claim_started
-          returning p.id, p.number
+          returning p.id, p.number, p.campaign_id
         ), l as (
-          insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, error)
-          select w.user_id, w.id, p.id, p.number, 'unknown', 'The worker stopped while sending: delivery unknown.'
+          insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, error, campaign_id)
+          select w.user_id, w.id, p.id, p.number, 'unknown', 'The worker stopped while sending: delivery unknown.',
+                 p.campaign_id
           from p join whatsapp_accounts w on w.id = ${accountId}
           returning user_id
+        ), c as (
+          update campaigns c set unknown = c.unknown + g.n
+          from (select campaign_id, count(*)::int as n from p where campaign_id is not null group by campaign_id) g
+          where c.id = g.campaign_id
         ), d as (
           insert into account_daily as d (whatsapp_id, day, user_id, unknown)
           select ${accountId}, ${today(timeZone)}, min(l.user_id), count(*) from l having count(*) > 0

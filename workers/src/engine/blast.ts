@@ -32,6 +32,14 @@ import {
   settleAbandoned,
   type UsedTemplate,
 } from './blast.repo';
+import {
+  type ActiveCampaign,
+  activeCampaigns,
+  claimFromCampaigns,
+  msUntilCampaign,
+  pickVariant,
+  type Variant,
+} from './campaign-claims.repo';
 import type { EngineMetrics } from './engine-metrics';
 import type { AccountEventData, AccountWebhookEvent } from './live-session';
 import type { LocalFiles } from './local-files';
@@ -96,7 +104,7 @@ export interface BlastDeps {
 interface PendingOutcome {
   input: OutcomeInput;
   plan: BlastPlan;
-  template: UsedTemplate;
+  template: UsedTemplate | Variant;
   sent: { error: string | null; sentId: string | null };
 }
 
@@ -118,8 +126,8 @@ export interface BlastAccount {
 export class BlastRunner extends LoopRunner {
   /** targets claimed ahead and not sent yet; the first is marked started (see claimTargets) */
   private claims: ClaimedTarget[] = [];
-  /** the plan and templates as last read, and when */
-  private cached: { plan: BlastPlan; templates: UsedTemplate[]; at: number } | null = null;
+  /** the plan, the pool's templates and the active campaigns as last read, and when */
+  private cached: Current | null = null;
   /** accepted messages the member still needs for the next level (undefined: not asked yet; null: no next level) */
   private levelGap: number | null | undefined;
   /** accepted messages since the level was last asked (LEVEL_CHECK_EVERY) */
@@ -224,8 +232,8 @@ export class BlastRunner extends LoopRunner {
     let announced = false;
     while (!this.stopping) {
       const current = await this.current();
-      const plan = current?.plan;
-      if (!plan) return;
+      if (!current) return;
+      const plan = current.plan;
       const scheduled = plan.startAt ? plan.startAt.getTime() - Date.now() : 0;
       // the rules of a running blast (RUN_RULES in blast-rules.ts)
       const account = {
@@ -250,18 +258,41 @@ export class BlastRunner extends LoopRunner {
         await this.waitFor(wait);
         continue;
       }
-      const template = leastUsed(current?.templates ?? []);
-      if (!template) return this.finish('error_blast', BLAST_TEXTS.noTemplate, 'error');
-      // before the claim: a store that cannot be read fails the loop with nothing claimed
-      const media = await this.mediaOf(template.media);
+      const poolTemplate = leastUsed(current.templates);
       // at full speed claims go fifty at a time (one commit for fifty); paced blasts claim one by one
       if (!this.claims.length) {
         const ahead = plan.intervalMax === 0;
-        const claim = () => claimTargets(db, accountId, ahead ? CLAIM_AHEAD : 1);
+        const claim = () => this.claim(current, ahead ? CLAIM_AHEAD : 1, poolTemplate !== null);
         this.claims = await (this.deps.metrics?.timeClaim(ahead ? 'ahead' : 'one', claim) ?? claim());
       }
       const target = this.claims.shift();
-      if (!target) return this.finish('finished', BLAST_TEXTS.noTargets, 'finished');
+      if (!target) {
+        // a campaign waiting for its start or its hours: the blast waits with it
+        const later = this.campaignWait(current.campaigns);
+        if (later > 0) {
+          await this.waitFor(later);
+          continue;
+        }
+        if (!poolTemplate && !current.campaigns.length)
+          return this.finish('error_blast', BLAST_TEXTS.noTemplate, 'error');
+        return this.finish('finished', BLAST_TEXTS.noTargets, 'finished');
+      }
+      // a campaign's target gets its variant by weight (seeded by the target: the same one each time)
+      const template = target.campaign_id === null ? poolTemplate : this.variantFor(current, target);
+      if (!template) {
+        // its campaign has no variant to send any more (paused or unapproved since): back it goes
+        await releaseTargets(db, accountId, [target]);
+        this.cached = null;
+        continue;
+      }
+      let media: MediaFile | null;
+      try {
+        media = await this.mediaOf(template.media);
+      } catch (err) {
+        // a store that cannot be read fails the loop with nothing left claimed
+        await releaseTargets(db, accountId, [target]).catch(() => {});
+        throw err;
+      }
       while (this.emitting.length >= EMITS_AHEAD) await this.emitting.shift();
       const progress = capProgress(plan.sentToday, plan.dailyCap);
       this.defer([
@@ -314,7 +345,7 @@ export class BlastRunner extends LoopRunner {
   /** Records a send's outcome and tells the lists; the account's failure streak after it (null: settled elsewhere). */
   private async record(
     plan: BlastPlan,
-    template: UsedTemplate,
+    template: UsedTemplate | Variant,
     target: ClaimedTarget,
     sent: { error: string | null; sentId: string | null; text: string },
   ): Promise<number | null> {
@@ -325,6 +356,8 @@ export class BlastRunner extends LoopRunner {
       userId: plan.userId,
       accountId,
       templateId: template.id,
+      campaignId: target.campaign_id,
+      variantId: target.campaign_id === null ? null : template.id,
       success,
       fee: plan.fee,
       referrerId: plan.referrerId,
@@ -374,7 +407,7 @@ export class BlastRunner extends LoopRunner {
       await releaseTargets(this.deps.db, accountId, unsent);
     }
     // what the row now says, kept in the plan until it is read again
-    template.uses += 1;
+    if ('uses' in template) template.uses += 1;
     plan.sentToday = outcome.account.sent_today;
     if (success) await this.countTowardsLevel(plan.userId);
     const { account, receiver } = outcome;
@@ -411,13 +444,52 @@ export class BlastRunner extends LoopRunner {
     this.emitting.push(Promise.all(events).catch(() => {}));
   }
 
-  /** The plan and templates, read again when PLAN_TTL_MS has passed. */
-  private async current(): Promise<{ plan: BlastPlan; templates: UsedTemplate[] } | null> {
+  /** The plan, the pool's templates and the active campaigns, read again when PLAN_TTL_MS has passed. */
+  private async current(): Promise<Current | null> {
     if (this.cached && Date.now() - this.cached.at < PLAN_TTL_MS) return this.cached;
     const { db } = this.deps;
     const plan = await blastPlan(db, this.account.accountId);
-    this.cached = plan ? { plan, templates: await activeTemplates(db, this.account.accountId), at: Date.now() } : null;
+    if (!plan) {
+      this.cached = null;
+      return null;
+    }
+    const templates = await activeTemplates(db, this.account.accountId);
+    const campaigns = await activeCampaigns(db);
+    this.cached = { plan, templates, campaigns, at: Date.now() };
     return this.cached;
+  }
+
+  /**
+   * The next targets: the active campaigns' that may send now come first (by priority, equals
+   * taking turns; see claimFromCampaigns), then the default pool's, when it has a template.
+   */
+  private async claim(current: Current, n: number, pool: boolean): Promise<ClaimedTarget[]> {
+    const { db } = this.deps;
+    const { accountId } = this.account;
+    const now = new Date();
+    const open = current.campaigns.filter((c) => msUntilCampaign(c, now, this.deps.timeZone) === 0).map((c) => c.id);
+    if (open.length) {
+      const claimed = await claimFromCampaigns(db, accountId, n, open);
+      if (claimed.length) return claimed;
+    }
+    return pool ? claimTargets(db, accountId, n) : [];
+  }
+
+  /** How long until a campaign waiting for its start or its hours may send (0: none waits). */
+  private campaignWait(campaigns: ActiveCampaign[]): number {
+    const now = new Date();
+    let soonest = 0;
+    for (const c of campaigns) {
+      const ms = msUntilCampaign(c, now, this.deps.timeZone);
+      if (ms > 0 && (soonest === 0 || ms < soonest)) soonest = ms;
+    }
+    return soonest;
+  }
+
+  /** The variant a campaign's target gets, by the variants' weights. */
+  private variantFor(current: Current, target: ClaimedTarget): Variant | null {
+    const campaign = current.campaigns.find((c) => c.id === target.campaign_id);
+    return campaign ? pickVariant(campaign.variants, seededRandom(target.id * 7919 + 17)()) : null;
   }
 
   /** One more accepted message towards the member's next level; promotes when it is reached. */
@@ -476,6 +548,14 @@ export class BlastRunner extends LoopRunner {
     }
     return { path: file, filename, mimetype: mimeOf(filename) };
   }
+}
+
+/** What the loop reads every PLAN_TTL_MS: the plan, the pool's templates, the active campaigns. */
+interface Current {
+  plan: BlastPlan;
+  templates: UsedTemplate[];
+  campaigns: ActiveCampaign[];
+  at: number;
 }
 
 /** A blast's progress (§4 Live events, `progressing`): today's sends against today's cap, in percent with 2 decimals. */

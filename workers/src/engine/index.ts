@@ -10,6 +10,7 @@ import { createDriver } from '../drivers/index';
 import { DbSessionStore } from '../drivers/session-store';
 import type { SessionStore, WhatsAppDriver } from '../drivers/types';
 import { registerJobs } from '../jobs/registry';
+import { CampaignSupervisor } from './campaign-supervisor';
 import type { EngineMetrics } from './engine-metrics';
 import { SessionHost } from './host';
 
@@ -20,6 +21,8 @@ export interface Engine {
   webhooks: Webhooks;
   /** the engine's own Prometheus metrics */
   metrics: EngineMetrics;
+  /** finishes campaigns at their end or budget and tells their webhooks */
+  campaigns: CampaignSupervisor;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,8 @@ export async function startEngine(opts: {
   webhooks?: Webhooks;
   /** how often overdue webhook deliveries are queued again (60 s) */
   webhookSweepMs?: number;
+  /** how often the campaigns are looked at (CAMPAIGN_TICK_MS; tests shorten it) */
+  campaignTickMs?: number;
   /** the driver to use instead of the one WA_DRIVER selects (tests: a real driver over a fake WhatsApp) */
   driver?: (store: SessionStore, db: Db) => WhatsAppDriver;
 }): Promise<Engine> {
@@ -99,6 +104,13 @@ export async function startEngine(opts: {
     opts.webhookSweepMs ?? 60_000,
   );
   sweep.unref();
+  const campaigns = new CampaignSupervisor({
+    db: opts.db,
+    log: opts.log,
+    webhooks,
+    tickMs: opts.campaignTickMs,
+  });
+  campaigns.start();
   opts.log.info({ driver: opts.config.waDriver, workerId: host.workerId }, 'engine ready');
   return {
     host,
@@ -106,8 +118,10 @@ export async function startEngine(opts: {
     jobs,
     webhooks,
     metrics: host.metrics,
+    campaigns,
     close: async () => {
       clearInterval(sweep);
+      campaigns.stop();
       await host.stop();
       await webhooks.close();
       await driver.close();

@@ -12,6 +12,9 @@ export interface OutcomeInput {
   userId: number;
   accountId: number;
   templateId: number;
+  /** the campaign the target belongs to and the variant sent (null, null: the default pool) */
+  campaignId: number | null;
+  variantId: number | null;
   success: boolean;
   fee: number;
   referrerId: number | null;
@@ -62,6 +65,8 @@ function outcomeRecord(o: OutcomeInput, k: number) {
     target: o.target.id,
     num: o.target.number,
     tpl: o.templateId,
+    camp: o.campaignId,
+    var: o.variantId,
     s,
     fee: now ? fee : 0,
     fee_due: now ? 0 : fee,
@@ -91,8 +96,8 @@ export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
   const input = JSON.stringify(list.map(outcomeRecord));
   return sql`with i as (
           select * from jsonb_to_recordset(${input}::jsonb) as i(k int, acc int, usr int, target int, num text,
-            tpl int, s int, fee int, fee_due int, ref int, ref_fee int, ref_due int, referrer int, error text,
-            wa text, body text, next int)
+            tpl int, camp int, var int, s int, fee int, fee_due int, ref int, ref_fee int, ref_due int,
+            referrer int, error text, wa text, body text, next int)
         ), p as (
           update phone_numbers p
           set in_use = 0, claimed_by = null, claim_started = false, last_sent = now(),
@@ -103,11 +108,13 @@ export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
           select i.* from i join p on p.k = i.k
         ), l as (
           insert into message_logs (user_id, whatsapp_id, phone_number_id, target, status, fee, fee_due, template_id,
-            referrer_id, referral_fee, referral_fee_due, error, wa_message_id, text, sent_at)
+            referrer_id, referral_fee, referral_fee_due, error, wa_message_id, text, sent_at, campaign_id, variant_id)
           select x.usr, x.acc, x.target, x.num, case when x.s = 1 then 'sent' else 'failed' end,
                  x.fee, x.fee_due, x.tpl, x.ref, x.ref_fee, x.ref_due, x.error, x.wa, x.body,
-                 case when x.s = 1 then now() end
+                 case when x.s = 1 then now() end, x.camp, x.var
           from x
+        ), c as (
+          ${COUNT_CAMPAIGN_SENDS(sql`select camp, s, 0 as unknown from x`)}
         ), a as (
           ${AccountsRepo.countSendsSql(sql`select acc, s, fee from x`, timeZone)}
         ), d as (
@@ -132,6 +139,20 @@ export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
                coalesce(x.next in (select id from n), false) as next_started
         from x join p on p.k = x.k join a on a.id = x.acc`;
 }
+
+/**
+ * The step that counts campaign messages' outcomes (`outcomes`: rows of camp, s (1 sent, 0 failed)
+ * and unknown (1 where an unknown is revised)): sent and failed move, a failed message gives its
+ * share of the budget back, a revised unknown leaves the unknown count. Pool messages (camp null)
+ * touch nothing.
+ */
+const COUNT_CAMPAIGN_SENDS = (outcomes: SQL) => sql`
+    update campaigns c
+    set sent = c.sent + g.s, failed = c.failed + g.f, reserved = greatest(0, c.reserved - g.f),
+        unknown = greatest(0, c.unknown - g.u)
+    from (select o.camp, sum(o.s)::int as s, sum(1 - o.s)::int as f, sum(o.unknown)::int as u
+          from (${outcomes}) o where o.camp is not null group by o.camp) g
+    where c.id = g.camp`;
 
 /** The outcome as the statement returned it; null when the claim was already settled elsewhere. */
 export function toOutcome(r: OutcomeRow | undefined): Outcome | null {
@@ -187,19 +208,22 @@ export async function reviseUnknown(db: Db, o: OutcomeInput): Promise<boolean> {
     db,
     sql`with i as (
           select * from jsonb_to_recordset(${input}::jsonb) as i(k int, acc int, usr int, target int, num text,
-            tpl int, s int, fee int, fee_due int, ref int, ref_fee int, ref_due int, referrer int, error text,
-            wa text, body text, next int)
+            tpl int, camp int, var int, s int, fee int, fee_due int, ref int, ref_fee int, ref_due int,
+            referrer int, error text, wa text, body text, next int)
         ), l as (
           update message_logs m
           set status = case when i.s = 1 then 'sent' else 'failed' end, fee = i.fee, fee_due = i.fee_due,
               template_id = i.tpl, referrer_id = i.ref, referral_fee = i.ref_fee, referral_fee_due = i.ref_due,
-              error = i.error, wa_message_id = i.wa, text = i.body, sent_at = case when i.s = 1 then now() end
+              error = i.error, wa_message_id = i.wa, text = i.body, sent_at = case when i.s = 1 then now() end,
+              variant_id = i.var
           from i
           where m.id = (select id from message_logs
                         where whatsapp_id = i.acc and phone_number_id = i.target and status = 'unknown'
                           and wa_message_id is null
                         order by id desc limit 1)
-          returning m.created_at, i.acc, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer
+          returning m.created_at, i.acc, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer, m.campaign_id as camp
+        ), c as (
+          ${COUNT_CAMPAIGN_SENDS(sql`select camp, s, 1 as unknown from l`)}
         ), a as (
           ${AccountsRepo.countSendsSql(sql`select acc, s, fee from l`, o.timeZone)}
         ), d as (

@@ -184,12 +184,13 @@ export class WhatsappRepo {
     await this.db.execute(sql`select id from whatsapp_accounts where id = ${id} for update`);
   }
 
-  /** Which of `numbers` are active target numbers. */
+  /** Which of `numbers` are active target numbers of the default pool (a campaign's are its own). */
   async activeTargets(numbers: string[]): Promise<Set<string>> {
     if (!numbers.length) return new Set();
     const found = await rows<{ number: string }>(
       this.db,
-      sql`select number from phone_numbers where status = 'active' and number = any(${sql.param(numbers)}::text[])`,
+      sql`select number from phone_numbers
+          where campaign_id is null and status = 'active' and number = any(${sql.param(numbers)}::text[])`,
     );
     return new Set(found.map((f) => f.number));
   }
@@ -232,20 +233,31 @@ export class WhatsappRepo {
     return p?.value ?? null;
   }
 
-  /** Whether a blast has an active template to send. */
+  /** Whether a blast has something to send: an active template of the pool, or an active campaign's approved variant. */
   async hasActiveTemplate(): Promise<boolean> {
+    // the pool's templates, or an active campaign's approved variants (issue 22)
     const r = await rows<{ id: number }>(
       this.db,
-      sql`select id from message_templates where status = 'active' limit 1`,
+      sql`select t.id from message_templates t
+          left join campaigns c on c.id = t.campaign_id
+          where t.status = 'active'
+            and (t.campaign_id is null or (c.status = 'active' and t.approved_at is not null and t.weight > 0))
+          limit 1`,
     );
     return r.length > 0;
   }
 
-  /** Whether any target is left to blast (active, never sent to, not claimed). */
+  /** Whether any target is left to blast (active, never sent to, not claimed): the pool's or an active campaign's. */
   async hasTargetLeft(): Promise<boolean> {
     const r = await rows<{ id: number }>(
       this.db,
-      sql`select id from phone_numbers where status = 'active' and last_sent is null and in_use = 0 limit 1`,
+      sql`(select p.id from phone_numbers p
+           where p.campaign_id is null and p.status = 'active' and p.last_sent is null and p.in_use = 0 limit 1)
+          union all
+          (select p.id from campaigns c
+           join phone_numbers p on p.campaign_id = c.id and p.status = 'active' and p.last_sent is null and p.in_use = 0
+           where c.status = 'active' limit 1)
+          limit 1`,
     );
     return r.length > 0;
   }

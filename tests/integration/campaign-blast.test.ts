@@ -1,0 +1,408 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { rows } from '../../core/src/db/client';
+import type { SimDelivery } from '../../workers/src/drivers/sim';
+import { releaseTargets, settleAbandoned } from '../../workers/src/engine/blast.repo';
+import { claimFromCampaigns } from '../../workers/src/engine/campaign-claims.repo';
+import { useUsers } from '../support/factories';
+import { connectAccount, type SavedAccount, setSimEnv, useWaHarness, waHelpers } from '../support/wa-engine';
+import { until } from '../support/wait';
+
+/**
+ * Blasts drawing from campaigns (issue 22) on the simulator: the active campaigns' targets go before
+ * the default pool's, by priority, equals taking turns; each target is messaged once, only from its
+ * own campaign, with its campaign's approved variants by weight; a budget of messages or rupiah stops
+ * the campaign exactly, and its end stops it; the members are paid as for any message; the message
+ * log names the campaign and the variant, and the campaign's figures follow sends and receipts.
+ * The campaign routes: campaigns.test.ts, campaign-targets.test.ts, campaign-templates.test.ts.
+ */
+
+setSimEnv({ pairDelayMs: 100, restoreDelayMs: 20, sendLatencyMs: 0, sendFailRate: 0 });
+process.env.SIM_DELIVER_RATE = '1';
+process.env.SIM_READ_RATE = '0';
+process.env.SIM_ACK_DELAY_MS = '20';
+
+const h = useWaHarness({ blastSecondMs: 1, campaignTickMs: 50 });
+const { wa, sim } = waHelpers(h);
+const users = useUsers(() => h.database.db, {
+  admin: 'admin',
+  clientA: 'client',
+  clientB: 'client',
+  member: 'member',
+  other: 'member',
+});
+const deliveries: SimDelivery[] = [];
+const q = <T>(query: ReturnType<typeof sql>) => rows<T>(h.database.db, query);
+const FEE = 120;
+
+let mine: SavedAccount;
+let theirs: SavedAccount;
+
+beforeAll(async () => {
+  sim().onDelivered((d) => deliveries.push(d));
+  const db = h.database.db;
+  await db.execute(sql`insert into settings (id, interval_min, interval_max, price, bank_names, colors, referral_percent)
+    values (1, 0, 0, ${FEE}, 'BCA', '#000000', 0)
+    on conflict (id) do update set interval_min = 0, interval_max = 0, price = ${FEE}, referral_percent = 0`);
+  await db.execute(
+    sql`insert into message_templates (text, text_wa, status) values ('<p>Pool</p>', 'Pool {name}', 'active')`,
+  );
+  // paced (0–1 "seconds" of 1 ms): one claim per message, so both accounts find targets when they start
+  for (const u of [users.member, users.other]) {
+    await db.execute(sql`update users set blast_interval_min = 0, blast_interval_max = 1 where id = ${u.id}`);
+  }
+  mine = (await connectAccount(h, users.member)).account;
+  theirs = (await connectAccount(h, users.other)).account;
+});
+
+beforeEach(async () => {
+  deliveries.length = 0;
+  // every test starts with no campaign running and no target left anywhere
+  await h.database.db.execute(
+    sql`update campaigns set status = 'finished', stop_reason = 'manual' where status <> 'finished'`,
+  );
+  await h.database.db.execute(sql`update phone_numbers set last_sent = coalesce(last_sent, now()), in_use = 0`);
+});
+
+let seq = 0;
+
+/** An active campaign of `client` with `targets` numbers and its variants (approved unless said). */
+async function campaign(opts: {
+  client: { id: number };
+  tag: string;
+  targets: string[];
+  variants: Array<{ text: string; weight?: number; approved?: boolean; status?: string }>;
+  priority?: number;
+  budgetMessages?: number | null;
+  budgetAmount?: number | null;
+  price?: number;
+  startAt?: string | null;
+  endAt?: string | null;
+  window?: [string, string];
+  status?: string;
+}): Promise<{ id: number; variants: number[] }> {
+  seq += 1;
+  const [c] = await q<{ id: number }>(
+    sql`insert into campaigns (name, client_id, status, priority, budget_messages, budget_amount, price_per_delivered,
+                               start_at, end_at, window_start, window_end)
+        values (${`${opts.tag} ${seq}`}, ${opts.client.id}, ${opts.status ?? 'active'}, ${opts.priority ?? 0},
+                ${opts.budgetMessages ?? null}, ${opts.budgetAmount ?? null}, ${opts.price ?? 0},
+                ${opts.startAt ?? null}, ${opts.endAt ?? null}, ${opts.window?.[0] ?? null}, ${opts.window?.[1] ?? null})
+        returning id`,
+  );
+  const variants: number[] = [];
+  for (const v of opts.variants) {
+    const [t] = await q<{ id: number }>(
+      sql`insert into message_templates (campaign_id, text, text_wa, status, weight, approved_at)
+          values (${c.id}, ${v.text}, ${v.text}, ${v.status ?? 'active'}, ${v.weight ?? 1},
+                  ${v.approved === false ? null : new Date().toISOString()})
+          returning id`,
+    );
+    variants.push(t.id);
+  }
+  // one statement for all of them, in the order given (ids follow it)
+  await h.database.db.execute(
+    sql`insert into phone_numbers (campaign_id, number, name)
+        select ${c.id}, t.number, ${`${opts.tag}-`} || (t.i - 1)
+        from unnest(${`{${opts.targets.join(',')}}`}::text[]) with ordinality as t(number, i) order by t.i`,
+  );
+  return { id: c.id, variants };
+}
+
+const numbers = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `628${prefix}${String(i).padStart(5, '0')}`);
+
+const start = (acc: SavedAccount, u: { id: number }) =>
+  wa(u as never).post('/start-blasting', {
+    whatsappClientId: acc.clientid,
+    socketClientId: `client-${u.id}`,
+    loop: true,
+  });
+
+const idle = async (acc: SavedAccount) => {
+  const status = async () =>
+    (await q<{ status: string }>(sql`select status from whatsapp_accounts where id = ${acc.id}`))[0]?.status;
+  await until(async () => (await status()) === 'idle', `${acc.clientid} idle`, 60_000);
+};
+
+const campaignRow = async (id: number) =>
+  (
+    await q<{
+      status: string;
+      stop_reason: string | null;
+      sent: number;
+      failed: number;
+      delivered: number;
+      spent: number;
+      reserved: number;
+      unknown: number;
+    }>(
+      sql`select status, stop_reason, sent, failed, delivered, spent::int as spent, reserved, unknown
+          from campaigns where id = ${id}`,
+    )
+  )[0];
+
+describe('blasts drawing from campaigns', () => {
+  it("runs two clients' campaigns at once: each target once, only from its own campaign, then the pool", async () => {
+    // 10 numbers are targets of both campaigns (two advertisers may want the same person)
+    const shared = numbers('7100', 10);
+    const a = await campaign({
+      client: users.clientA,
+      tag: 'A',
+      targets: [...shared, ...numbers('7101', 30)],
+      variants: [{ text: 'Promo A {name}' }],
+    });
+    const b = await campaign({
+      client: users.clientB,
+      tag: 'B',
+      targets: [...shared, ...numbers('7102', 30)],
+      variants: [{ text: 'Promo B {name}' }],
+    });
+    const pool = numbers('7103', 5);
+    for (const n of pool)
+      await h.database.db.execute(sql`insert into phone_numbers (number, name) values (${n}, 'Pool')`);
+
+    expect((await start(mine, users.member)).status).toBe(200);
+    expect((await start(theirs, users.other)).status).toBe(200);
+    await idle(mine);
+    await idle(theirs);
+
+    // each campaign's targets got its own text, once each; the shared numbers twice, once per campaign
+    const byText = (prefix: string) =>
+      deliveries
+        .filter((d) => d.text.startsWith(prefix))
+        .map((d) => d.to)
+        .sort();
+    expect(byText('Promo A')).toEqual([...shared, ...numbers('7101', 30)].sort());
+    expect(byText('Promo B')).toEqual([...shared, ...numbers('7102', 30)].sort());
+    expect(byText('Pool')).toEqual(pool.sort());
+    expect(deliveries).toHaveLength(85);
+    // a campaign's message is named for its target in that campaign (its own name column)
+    const firstA = deliveries.find((d) => d.to === shared[0] && d.text.startsWith('Promo A'));
+    expect(firstA?.text).toBe('Promo A A-0');
+
+    // the pool went last: every campaign message left before the first pool message
+    const firstPool = deliveries.findIndex((d) => d.text.startsWith('Pool'));
+    expect(deliveries.slice(firstPool).every((d) => d.text.startsWith('Pool'))).toBe(true);
+
+    // the log names campaign and variant; the members were paid their fee for every message
+    const logs = await q<{ campaign_id: number | null; variant_id: number | null; n: number; fee: number }>(
+      sql`select campaign_id, variant_id, count(*)::int as n, sum(fee)::int as fee from message_logs
+          where target like '6287100%' or target like '6287101%' or target like '6287102%' or target like '6287103%'
+          group by campaign_id, variant_id order by campaign_id nulls last`,
+    );
+    expect(logs).toEqual([
+      { campaign_id: a.id, variant_id: a.variants[0], n: 40, fee: 40 * FEE },
+      { campaign_id: b.id, variant_id: b.variants[0], n: 40, fee: 40 * FEE },
+      { campaign_id: null, variant_id: null, n: 5, fee: 5 * FEE },
+    ]);
+
+    // the campaigns count their messages and finish by themselves once every target is messaged
+    await until(
+      async () => (await campaignRow(a.id))?.status === 'finished' && (await campaignRow(b.id))?.status === 'finished',
+    );
+    expect(await campaignRow(a.id)).toMatchObject({ stop_reason: 'completed', sent: 40, failed: 0, reserved: 40 });
+    expect(await campaignRow(b.id)).toMatchObject({ stop_reason: 'completed', sent: 40, failed: 0, reserved: 40 });
+    // their receipts: delivered and what the advertiser owes (price 0 here)
+    await until(async () => (await campaignRow(a.id))?.delivered === 40);
+  });
+
+  it('takes the higher priority first, and equals take turns', async () => {
+    const low = await campaign({
+      client: users.clientA,
+      tag: 'L',
+      targets: numbers('7200', 6),
+      variants: [{ text: 'Low' }],
+    });
+    const high = await campaign({
+      client: users.clientB,
+      tag: 'H',
+      targets: numbers('7201', 6),
+      variants: [{ text: 'High' }],
+      priority: 5,
+    });
+    const even = await campaign({
+      client: users.clientB,
+      tag: 'E',
+      targets: numbers('7202', 6),
+      variants: [{ text: 'Even' }],
+    });
+    // paced: one claim per message, so the turns show message by message
+    expect((await start(mine, users.member)).status).toBe(200);
+    await idle(mine);
+    const order = deliveries.map((d) => d.text.split(' ')[0]);
+    expect(order.slice(0, 6)).toEqual(Array(6).fill('High'));
+    // Low and Even share priority 0: they alternate
+    const rest = order.slice(6);
+    expect(rest).toHaveLength(12);
+    for (let i = 0; i + 1 < rest.length; i += 2)
+      expect(new Set(rest.slice(i, i + 2))).toEqual(new Set(['Low', 'Even']));
+    expect(low.id).not.toBe(even.id);
+    expect(high.id).toBeGreaterThan(0);
+  });
+
+  it('splits a campaign between its approved variants by weight (±10% over 1,000 messages)', async () => {
+    const c = await campaign({
+      client: users.clientA,
+      tag: 'W',
+      targets: numbers('7300', 1000),
+      variants: [
+        { text: 'Heavy {name}', weight: 3 },
+        { text: 'Light {name}', weight: 1 },
+        // a client's variant no admin approved, and a paused one: never sent
+        { text: 'Unapproved {name}', weight: 5, approved: false },
+        { text: 'Paused {name}', weight: 5, status: 'nonactive' },
+      ],
+    });
+    // at full speed (claims fifty at a time), one account
+    const pace = (max: number) =>
+      h.database.db.execute(sql`update users set blast_interval_max = ${max} where id = ${users.member.id}`);
+    await pace(0);
+    try {
+      expect((await start(mine, users.member)).status).toBe(200);
+      await idle(mine);
+    } finally {
+      await pace(1);
+    }
+    const count = (prefix: string) => deliveries.filter((d) => d.text.startsWith(prefix)).length;
+    expect(deliveries).toHaveLength(1000);
+    expect(count('Heavy')).toBeGreaterThanOrEqual(675);
+    expect(count('Heavy')).toBeLessThanOrEqual(825);
+    expect(count('Light')).toBeGreaterThanOrEqual(225);
+    expect(count('Light')).toBeLessThanOrEqual(275);
+    expect(count('Unapproved') + count('Paused')).toBe(0);
+    const byVariant = await q<{ variant_id: number; n: number }>(
+      sql`select variant_id, count(*)::int as n from message_logs where campaign_id = ${c.id} group by variant_id order by variant_id`,
+    );
+    expect(byVariant).toEqual([
+      { variant_id: c.variants[0], n: count('Heavy') },
+      { variant_id: c.variants[1], n: count('Light') },
+    ]);
+  });
+
+  it('stops a campaign exactly at its budget of messages, and at what its rupiah buy', async () => {
+    const messages = await campaign({
+      client: users.clientA,
+      tag: 'M',
+      targets: numbers('7400', 60),
+      variants: [{ text: 'Budget M' }],
+      budgetMessages: 25,
+    });
+    // Rp 1,000 at Rp 90 per delivered message buys 11 messages (never more than the budget)
+    const rupiah = await campaign({
+      client: users.clientB,
+      tag: 'R',
+      targets: numbers('7401', 60),
+      variants: [{ text: 'Budget R' }],
+      budgetAmount: 1000,
+      price: 90,
+    });
+    expect((await start(mine, users.member)).status).toBe(200);
+    expect((await start(theirs, users.other)).status).toBe(200);
+    await idle(mine);
+    await idle(theirs);
+    expect(deliveries.filter((d) => d.text === 'Budget M')).toHaveLength(25);
+    expect(deliveries.filter((d) => d.text === 'Budget R')).toHaveLength(11);
+    await until(async () => (await campaignRow(messages.id))?.status === 'finished');
+    await until(async () => (await campaignRow(rupiah.id))?.status === 'finished');
+    expect(await campaignRow(messages.id)).toMatchObject({ stop_reason: 'budget', sent: 25, reserved: 25 });
+    // the advertiser owes the price of each delivered message, within the budget
+    await until(async () => (await campaignRow(rupiah.id))?.delivered === 11);
+    expect(await campaignRow(rupiah.id)).toMatchObject({ stop_reason: 'budget', sent: 11, spent: 990 });
+    // the targets past the budget were never claimed: they stay unsent
+    const [left] = await q<{ n: number }>(
+      sql`select count(*)::int as n from phone_numbers where campaign_id = ${messages.id} and last_sent is null and in_use = 0`,
+    );
+    expect(left.n).toBe(35);
+  });
+
+  it('sends nothing of a campaign that has ended, has not started, is outside its hours, or is not active', async () => {
+    const ended = await campaign({
+      client: users.clientA,
+      tag: 'X',
+      targets: numbers('7500', 3),
+      variants: [{ text: 'Ended' }],
+      endAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    const later = await campaign({
+      client: users.clientA,
+      tag: 'Y',
+      targets: numbers('7501', 3),
+      variants: [{ text: 'Later' }],
+      startAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    // a window of one minute, twelve hours from now
+    const at = new Date(Date.now() + 12 * 3_600_000);
+    const hhmm = (d: Date) =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Asia/Jakarta',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(d);
+    const closed = await campaign({
+      client: users.clientB,
+      tag: 'Z',
+      targets: numbers('7502', 3),
+      variants: [{ text: 'Closed' }],
+      window: [hhmm(at), hhmm(new Date(at.getTime() + 60_000))],
+    });
+    const paused = await campaign({
+      client: users.clientB,
+      tag: 'P',
+      targets: numbers('7503', 3),
+      variants: [{ text: 'Paused' }],
+      status: 'paused',
+    });
+    const pool = numbers('7504', 3);
+    for (const n of pool)
+      await h.database.db.execute(sql`insert into phone_numbers (number, name) values (${n}, 'Pool')`);
+    // the campaign that ended is finished by the supervisor ('ended')
+    await until(async () => (await campaignRow(ended.id))?.status === 'finished');
+    expect((await campaignRow(ended.id))?.stop_reason).toBe('ended');
+
+    expect((await start(mine, users.member)).status).toBe(200);
+    // the pool is sent; then the blast waits for the campaigns that may send later
+    await until(() => deliveries.length >= 3);
+    expect(deliveries.map((d) => d.text)).toEqual(['Pool Pool', 'Pool Pool', 'Pool Pool']);
+    await until(async () => {
+      const [r] = await q<{ status: string }>(sql`select status from whatsapp_accounts where id = ${mine.id}`);
+      return r?.status === 'sending';
+    });
+    const stopped = await wa(users.member as never).post('/stop-blasting', {
+      whatsappClientId: mine.clientid,
+      socketClientId: `client-${users.member.id}`,
+      loop: true,
+    });
+    expect(stopped.status).toBe(200);
+    await idle(mine);
+    expect(deliveries).toHaveLength(3);
+    for (const c of [later, closed, paused]) expect((await campaignRow(c.id))?.sent).toBe(0);
+  });
+
+  it("gives a claim's budget back when it is released, and keeps an unknown send's", async () => {
+    const c = await campaign({
+      client: users.clientA,
+      tag: 'K',
+      targets: numbers('7600', 5),
+      variants: [{ text: 'Claim' }],
+      budgetMessages: 4,
+    });
+    // a claim takes no more than the budget
+    const claimed = await claimFromCampaigns(h.database.db, mine.id, 50, [c.id]);
+    expect(claimed).toHaveLength(4);
+    expect(claimed.every((t) => t.campaign_id === c.id)).toBe(true);
+    expect((await campaignRow(c.id))?.reserved).toBe(4);
+    expect(await claimFromCampaigns(h.database.db, theirs.id, 50, [c.id])).toEqual([]);
+    // two go back: their budget with them
+    await releaseTargets(h.database.db, mine.id, claimed.slice(2));
+    expect((await campaignRow(c.id))?.reserved).toBe(2);
+    // the holder dies: its started claim is logged unknown and keeps its share, the other returns
+    expect(await settleAbandoned(h.database.db, mine.id, 'Asia/Jakarta')).toBe(1);
+    expect(await campaignRow(c.id)).toMatchObject({ reserved: 1, unknown: 1 });
+    const [log] = await q<{ status: string; campaign_id: number }>(
+      sql`select status, campaign_id from message_logs where phone_number_id = ${claimed[0]?.id}`,
+    );
+    expect(log).toEqual({ status: 'unknown', campaign_id: c.id });
+  });
+});

@@ -1,0 +1,126 @@
+import { type Db, type RawRow, rows } from '@wa/core/db/client';
+import type { campaigns } from '@wa/core/db/schema/index';
+import type { Logger } from '@wa/core/logger';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
+import type { CampaignStopReason } from '@wa/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { CAMPAIGN_CAP } from './campaign-claims.repo';
+
+/** How often the supervisor looks at the campaigns. */
+export const CAMPAIGN_TICK_MS = 5000;
+
+/** campaign.progress is told at most this often per campaign. */
+export const PROGRESS_EVERY_MS = 60_000;
+
+/** A campaign's figures as its webhooks tell them. */
+type Figures = Pick<
+  RawRow<typeof campaigns>,
+  'id' | 'client_id' | 'name' | 'sent' | 'delivered' | 'read' | 'failed' | 'replied' | 'optout'
+> & { spent: number | string; stop_reason: string | null };
+
+const FIGURES = sql`c.id, c.client_id, c.name, c.sent, c.delivered, c.read, c.failed, c.replied, c.optout, c.spent,
+                    c.stop_reason`;
+
+/** What a campaign webhook's data holds: the campaign and its figures now. */
+export function campaignData(c: Figures) {
+  return {
+    campaign_id: c.id,
+    client_id: c.client_id,
+    name: c.name,
+    sent: Number(c.sent),
+    delivered: Number(c.delivered),
+    read: Number(c.read),
+    failed: Number(c.failed),
+    replied: Number(c.replied),
+    optout: Number(c.optout),
+    spent: Number(c.spent),
+  };
+}
+
+/**
+ * Moves campaigns along by themselves (issue 22): an active or paused campaign whose end has come
+ * finishes ('ended'); an active one whose budget is used, with nothing of it still in flight,
+ * finishes ('budget'); an active one that has messaged every target, with nothing in flight,
+ * finishes ('completed'). The blasts never claim past a budget or an end (claimFromCampaigns), so
+ * this only says so. Every move is a compare-and-set: with several workers, each campaign is moved
+ * and told once. It tells the client's webhooks campaign.started (first time active and due),
+ * campaign.progress (at most once a minute, while it gives targets to blasts) and campaign.finished.
+ */
+export class CampaignSupervisor {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+
+  constructor(private readonly deps: { db: Db; log: Logger; webhooks: WebhookEmitter; tickMs?: number }) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.deps.tickMs ?? CAMPAIGN_TICK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One look at the campaigns; a failure (the database away) is logged and the next tick tries again. */
+  async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.finish('ended', sql`c.status in ('active', 'paused') and c.end_at <= now()`);
+      const idle = sql`c.reserved - c.sent - c.unknown <= 0`;
+      await this.finish(
+        'budget',
+        sql`c.status = 'active' and ${CAMPAIGN_CAP(sql`c`)} is not null
+            and c.reserved >= ${CAMPAIGN_CAP(sql`c`)} and ${idle}`,
+      );
+      await this.finish(
+        'completed',
+        sql`c.status = 'active' and c.sent + c.failed + c.unknown > 0 and ${idle}
+            and not exists (select 1 from phone_numbers p where p.campaign_id = c.id and p.status = 'active'
+                            and p.last_sent is null)`,
+      );
+      await this.started();
+      await this.progress();
+    } catch (err) {
+      this.deps.log.warn({ err }, 'campaign supervisor: the campaigns could not be read; trying again');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async finish(reason: CampaignStopReason, when: SQL): Promise<void> {
+    const done = await rows<Figures>(
+      this.deps.db,
+      sql`update campaigns c set status = 'finished', stop_reason = ${reason}, updated_at = now()
+          where ${when}
+          returning ${FIGURES}`,
+    );
+    for (const c of done) {
+      this.deps.log.info({ campaignId: c.id, reason }, 'campaign finished');
+      this.deps.webhooks.emit('campaign.finished', c.client_id, { ...campaignData(c), reason });
+    }
+  }
+
+  private async started(): Promise<void> {
+    const begun = await rows<Figures>(
+      this.deps.db,
+      sql`update campaigns c set started_at = now()
+          where c.status = 'active' and c.started_at is null and (c.start_at is null or c.start_at <= now())
+          returning ${FIGURES}`,
+    );
+    for (const c of begun) this.deps.webhooks.emit('campaign.started', c.client_id, campaignData(c));
+  }
+
+  private async progress(): Promise<void> {
+    const moving = await rows<Figures>(
+      this.deps.db,
+      sql`update campaigns c set progress_at = now()
+          where c.status = 'active' and c.started_at is not null
+            and (c.progress_at is null or c.progress_at <= now() - ${`${PROGRESS_EVERY_MS} milliseconds`}::interval)
+            and c.sent + c.failed > 0 and (c.progress_at is null or c.served_at > c.progress_at)
+          returning ${FIGURES}`,
+    );
+    for (const c of moving) this.deps.webhooks.emit('campaign.progress', c.client_id, campaignData(c));
+  }
+}
