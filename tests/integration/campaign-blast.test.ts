@@ -380,6 +380,51 @@ describe('blasts drawing from campaigns', () => {
     for (const c of [later, closed, paused]) expect((await campaignRow(c.id))?.sent).toBe(0);
   });
 
+  it('records a reply and an opt-out as the campaign whose message they answer', async () => {
+    const [both, onlyA, stranger] = ['62871700001', '62871700002', '62871700003'];
+    // B goes first (priority), so the last message to `both` from this account is A's
+    const b = await campaign({ client: users.clientB, tag: 'RB', targets: [both], variants: [{ text: 'Reply B' }], priority: 2 });
+    const a = await campaign({ client: users.clientA, tag: 'RA', targets: [both, onlyA], variants: [{ text: 'Reply A' }] });
+    await h.database.db.execute(sql`insert into phone_numbers (number, name) values (${onlyA}, 'Pool too')`);
+    expect((await start(mine, users.member)).status).toBe(200);
+    await idle(mine);
+    expect(deliveries.map((d) => d.text)).toEqual(['Reply B', 'Reply A', 'Reply A', 'Pool Pool too']);
+
+    const control = sim().control(mine.clientid);
+    control.reply({ from: both, text: 'Mau dong, berapa harganya?' });
+    control.reply({ from: both, text: 'Halo?' });
+    control.reply({ from: onlyA, text: 'STOP' });
+    control.reply({ from: stranger, text: 'Siapa ini?' });
+    await until(
+      async () => (await q(sql`select id from incoming_messages where whatsapp_id = ${mine.id}`)).length === 4,
+      'four incoming messages',
+    );
+    const incoming = await q<{ sender: string; campaign_id: number | null; optout: boolean }>(
+      sql`select sender, campaign_id, optout from incoming_messages where whatsapp_id = ${mine.id} order by id`,
+    );
+    expect(incoming).toEqual([
+      { sender: both, campaign_id: a.id, optout: false },
+      { sender: both, campaign_id: a.id, optout: false },
+      { sender: onlyA, campaign_id: a.id, optout: true },
+      { sender: stranger, campaign_id: null, optout: false },
+    ]);
+    // replied counts targets that replied (both twice: once); the opt-out is A's and everyone's
+    const figures = await q<{ id: number; replied: number; optout: number }>(
+      sql`select id, replied, optout from campaigns where id in (${a.id}, ${b.id}) order by id`,
+    );
+    expect(figures).toEqual([
+      { id: b.id, replied: 0, optout: 0 },
+      { id: a.id, replied: 2, optout: 1 },
+    ]);
+    const statuses = await q<{ campaign_id: number | null; status: string }>(
+      sql`select campaign_id, status from phone_numbers where number = ${onlyA} order by campaign_id nulls first`,
+    );
+    expect(statuses).toEqual([
+      { campaign_id: null, status: 'optout' },
+      { campaign_id: a.id, status: 'optout' },
+    ]);
+  });
+
   it("gives a claim's budget back when it is released, and keeps an unknown send's", async () => {
     const c = await campaign({
       client: users.clientA,

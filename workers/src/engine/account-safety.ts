@@ -1,6 +1,7 @@
 import type { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import type { Db } from '@wa/core/db/client';
 import type { Logger } from '@wa/core/logger';
+import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import { type LiveEvent, type LiveEventMap, SAFETY_TEXTS } from '@wa/shared';
 import type { DriverEvent } from '../drivers/types';
 import type { AccountEventData, AccountWebhookEvent } from './live-session';
@@ -33,6 +34,8 @@ export interface SafetyDeps {
   timeZone: string;
   /** tells client-admin (an opted-out target's row: update_target) */
   emitAdmins<E extends LiveEvent>(event: E, payload: LiveEventMap[E]): Promise<void>;
+  /** tells a campaign's client of a reply (message.replied): not an account's event */
+  webhooks?: WebhookEmitter;
 }
 
 /**
@@ -60,7 +63,10 @@ export class AccountSafety {
     if (ended) account.webhook('blast.finished', { reason: 'suspended', message: RULE1_REASON });
   }
 
-  /** A message to the account: logged, and a stop keyword or stop button opts its sender out. */
+  /**
+   * A message to the account: logged, and a stop keyword or stop button opts its sender out; an
+   * answer to a campaign's message is recorded as a reply of that campaign.
+   */
   async onMessage(account: GuardedAccount, m: Extract<DriverEvent, { type: 'message' }>): Promise<void> {
     const { db, log } = this.deps;
     const { optoutKeywords } = await safetySettings(db);
@@ -70,6 +76,11 @@ export class AccountSafety {
       optoutKeywords,
       this.deps.timeZone,
     );
+    // a reply to a campaign's message is the campaign's: its client hears it, without the account
+    if (r.reply) {
+      const { clientId, ...reply } = r.reply;
+      this.deps.webhooks?.emit('message.replied', clientId, { ...reply, client_id: clientId });
+    }
     if (!r.optout) return;
     log.info({ deviceId: account.deviceId, target: r.target?.id ?? null }, 'a target opted out');
     account.webhook('optout', { target: m.from, target_id: r.target?.id ?? null });

@@ -123,6 +123,7 @@ export class SessionHost {
       log: o.log,
       timeZone,
       emitAdmins: (event, payload) => publishToAdmins(o.bus, event, payload),
+      webhooks,
     });
     this.registry = new SessionRegistry({
       db: o.db,

@@ -17,6 +17,7 @@ ALTER TABLE "message_templates" ADD CONSTRAINT "message_templates_campaign_id_ca
 ALTER TABLE "phone_numbers" ADD CONSTRAINT "phone_numbers_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "message_templates_campaign_idx" ON "message_templates" USING btree ("campaign_id") WHERE "message_templates"."campaign_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "phone_numbers_campaign_number_uq" ON "phone_numbers" USING btree ("campaign_id","number") WHERE "phone_numbers"."campaign_id" is not null;--> statement-breakpoint
+CREATE INDEX "phone_numbers_campaign_by_number_idx" ON "phone_numbers" USING btree ("number") WHERE "phone_numbers"."campaign_id" is not null;--> statement-breakpoint
 CREATE INDEX "incoming_messages_campaign_idx" ON "incoming_messages" USING btree ("campaign_id","id") WHERE "incoming_messages"."campaign_id" is not null;--> statement-breakpoint
 CREATE INDEX "message_logs_campaign_idx" ON "message_logs" USING btree ("campaign_id","created_at") WHERE "message_logs"."campaign_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "phone_numbers_number_uq" ON "phone_numbers" USING btree ("number" text_pattern_ops) WHERE "phone_numbers"."campaign_id" is null;--> statement-breakpoint

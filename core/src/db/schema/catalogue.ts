@@ -46,12 +46,10 @@ export const phoneNumbers = pgTable(
   (t) => [
     // text_pattern_ops: the same index serves equality and number-prefix search on any collation
     // (the pool's numbers; a campaign's are unique within it)
-    uniqueIndex('phone_numbers_number_uq')
-      .on(t.number.op('text_pattern_ops'))
-      .where(sql`${t.campaignId} is null`),
-    uniqueIndex('phone_numbers_campaign_number_uq')
-      .on(t.campaignId, t.number)
-      .where(sql`${t.campaignId} is not null`),
+    uniqueIndex('phone_numbers_number_uq').on(t.number.op('text_pattern_ops')).where(sql`${t.campaignId} is null`),
+    uniqueIndex('phone_numbers_campaign_number_uq').on(t.campaignId, t.number).where(sql`${t.campaignId} is not null`),
+    // a number's rows in every campaign (an opt-out, a reply's campaign): by number alone
+    index('phone_numbers_campaign_by_number_idx').on(t.number).where(sql`${t.campaignId} is not null`),
     // the blast claims the next active number not yet sent to, of the pool (campaign_id is null)
     // or of one campaign: partial index keeps that cheap
     index('phone_numbers_unblasted_idx')
