@@ -93,11 +93,14 @@ export const POLICY = {
   /** setting the run status by hand */
   'account.status': { any: ADMIN_DEV },
 
-  /** webhooks (issue 13): admins, devs and members their own endpoints (not staff); admins' and devs' hear everyone's events, anywhere */
+  /**
+   * webhooks (issue 13): admins, devs, members and clients their own endpoints (not staff); admins'
+   * and devs' hear everyone's events, anywhere; a client's hear their campaigns' (issue 22)
+   */
   'webhook.manage': {
     any: ADMIN_DEV,
-    own: ['admin', 'dev', 'member'],
-    refusal: 'Webhooks are for admins, devs and members.',
+    own: ['admin', 'dev', 'member', 'client'],
+    refusal: 'Webhooks are for admins, devs, members and clients.',
   },
 
   // campaigns (issue 22): an advertiser (client) their own; admins and devs everyone's

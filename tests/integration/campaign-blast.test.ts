@@ -383,8 +383,19 @@ describe('blasts drawing from campaigns', () => {
   it('records a reply and an opt-out as the campaign whose message they answer', async () => {
     const [both, onlyA, stranger] = ['62871700001', '62871700002', '62871700003'];
     // B goes first (priority), so the last message to `both` from this account is A's
-    const b = await campaign({ client: users.clientB, tag: 'RB', targets: [both], variants: [{ text: 'Reply B' }], priority: 2 });
-    const a = await campaign({ client: users.clientA, tag: 'RA', targets: [both, onlyA], variants: [{ text: 'Reply A' }] });
+    const b = await campaign({
+      client: users.clientB,
+      tag: 'RB',
+      targets: [both],
+      variants: [{ text: 'Reply B' }],
+      priority: 2,
+    });
+    const a = await campaign({
+      client: users.clientA,
+      tag: 'RA',
+      targets: [both, onlyA],
+      variants: [{ text: 'Reply A' }],
+    });
     await h.database.db.execute(sql`insert into phone_numbers (number, name) values (${onlyA}, 'Pool too')`);
     expect((await start(mine, users.member)).status).toBe(200);
     await idle(mine);
@@ -423,6 +434,71 @@ describe('blasts drawing from campaigns', () => {
       { campaign_id: null, status: 'optout' },
       { campaign_id: a.id, status: 'optout' },
     ]);
+  });
+
+  it("tells each client's webhooks only their own campaigns' events, never a member's account", async () => {
+    const endpoint = async (owner: { id: number }, events: string[]) =>
+      (
+        await q<{ id: number }>(
+          sql`insert into webhook_endpoints (user_id, url, events, secret)
+              values (${owner.id}, 'https://93.184.215.14/hook', ${`{${events.join(',')}}`}::text[], 's') returning id`,
+        )
+      )[0]?.id as number;
+    const all = ['campaign.started', 'campaign.progress', 'campaign.finished', 'message.replied'];
+    const hookA = await endpoint(users.clientA, all);
+    const hookB = await endpoint(users.clientB, all);
+    const hookAdmin = await endpoint(users.admin, ['campaign.finished']);
+    h.engine.webhooks.invalidate();
+    const a = await campaign({
+      client: users.clientA,
+      tag: 'HA',
+      targets: numbers('7800', 3),
+      variants: [{ text: 'Hook A' }],
+    });
+    const b = await campaign({
+      client: users.clientB,
+      tag: 'HB',
+      targets: numbers('7801', 2),
+      variants: [{ text: 'Hook B' }],
+    });
+    expect((await start(mine, users.member)).status).toBe(200);
+    await idle(mine);
+    sim()
+      .control(mine.clientid)
+      .reply({ from: numbers('7800', 1)[0] as string, text: 'Tertarik' });
+    await until(async () => (await campaignRow(a.id))?.status === 'finished', 'campaign A finished');
+    await until(async () => (await campaignRow(b.id))?.status === 'finished', 'campaign B finished');
+    await h.engine.webhooks.flush();
+    const bodies = async (hook: number) =>
+      (
+        await q<{ event: string; body: string }>(
+          sql`select event, body from webhook_deliveries where endpoint_id = ${hook} order by id`,
+        )
+      ).map((d) => ({ event: d.event, data: JSON.parse(d.body).data as Record<string, unknown> }));
+    await until(async () => (await bodies(hookA)).some((d) => d.event === 'message.replied'), 'the reply told');
+    const toA = await bodies(hookA);
+    const toB = await bodies(hookB);
+    expect(toA.every((d) => d.data.campaign_id === a.id && d.data.client_id === users.clientA.id)).toBe(true);
+    expect(toB.every((d) => d.data.campaign_id === b.id && d.data.client_id === users.clientB.id)).toBe(true);
+    expect(toA.map((d) => d.event)).toEqual(
+      expect.arrayContaining(['campaign.started', 'campaign.finished', 'message.replied']),
+    );
+    expect(toB.map((d) => d.event)).toEqual(expect.arrayContaining(['campaign.started', 'campaign.finished']));
+    expect(toB.some((d) => d.event === 'message.replied')).toBe(false);
+    expect(toA.find((d) => d.event === 'campaign.finished')?.data).toMatchObject({ reason: 'completed', sent: 3 });
+    expect(toA.find((d) => d.event === 'message.replied')?.data).toMatchObject({
+      target: numbers('7800', 1)[0],
+      text: 'Tertarik',
+    });
+    // nothing of the member or their account reaches the client
+    for (const d of [...toA, ...toB]) {
+      for (const key of ['user_id', 'account_id', 'device_id', 'phone']) expect(d.data).not.toHaveProperty(key);
+    }
+    // the admin's endpoint hears every client's campaigns
+    const toAdmin = await bodies(hookAdmin);
+    expect(toAdmin.map((d) => d.data.campaign_id).sort()).toEqual([a.id, b.id].sort());
+    await h.database.db.execute(sql`delete from webhook_endpoints where id in (${hookA}, ${hookB}, ${hookAdmin})`);
+    h.engine.webhooks.invalidate();
   });
 
   it("gives a claim's budget back when it is released, and keeps an unknown send's", async () => {

@@ -19,13 +19,14 @@ import { deliveriesIn, verifySignature, WebhookReceiver } from '../support/webho
  * the deliveries list and resend, the sweep of lost jobs, and who hears which events.
  */
 const h = useWaHarness({ webhooks: { timeoutMs: 2000, retryBaseMs: 40, retryForMs: 60_000 } });
-const { admin, member, other, dev, staff, boss } = useUsers(() => h.database.db, {
+const { admin, member, other, dev, staff, boss, client } = useUsers(() => h.database.db, {
   admin: 'admin',
   member: 'member',
   other: 'member',
   dev: 'dev',
   staff: 'staff',
   boss: 'admin',
+  client: 'client',
 });
 const hooks = (u: Parameters<typeof apiAs>[1]) => apiAs(h, u, '/api/admin/webhooks');
 const receiver = new WebhookReceiver();
@@ -164,6 +165,33 @@ describe('registering a webhook', () => {
 });
 
 describe('who may have webhooks', () => {
+  it("a client's endpoints take only campaign events, and a member's none of them (issue 22)", async () => {
+    const url = 'https://93.184.215.14/campaigns';
+    const campaignEvents = ['campaign.started', 'campaign.progress', 'campaign.finished', 'message.replied'];
+    const made = await hooks(client).post('', { url, events: campaignEvents });
+    expect(made.status).toBe(201);
+    expect(made.body.events).toEqual(campaignEvents);
+    const accountEvent = await hooks(client).post('', { url, events: ['campaign.finished', 'message.sent'] });
+    expect(accountEvent.status).toBe(400);
+    expect(accountEvent.body.msg).toBe(
+      "A client's webhooks take only campaign events: campaign.started, campaign.progress, campaign.finished, message.replied.",
+    );
+    const changed = await hooks(client).put(`/${made.body.id}`, { events: ['optout'] });
+    expect(changed.status).toBe(400);
+    // a client's endpoint, like a member's, must be a public https:// address
+    const local = await hooks(client).post('', { url: receiver.url(), events: ['campaign.finished'] });
+    expect(local.status).toBe(400);
+    const members = await hooks(member).post('', { url, events: ['message.replied'] });
+    expect(members.status).toBe(400);
+    expect(members.body.msg).toBe(
+      'Campaign events (campaign.started, campaign.progress, campaign.finished, message.replied) are for clients, admins and devs.',
+    );
+    expect((await hooks(admin).post('', { url: receiver.url(), events: ['campaign.finished', 'optout'] })).status).toBe(
+      201,
+    );
+    expect((await hooks(client).del(`/${made.body.id}`)).status).toBe(200);
+  });
+
   it('staff may not: 403 on every route, and an endpoint a staff user still has hears nothing', async () => {
     const theirs = (await hooks(admin).post('', { url: receiver.url(), events: ['optout'] })).body;
     const [d] = await rows<{ id: number }>(
@@ -181,7 +209,7 @@ describe('who may have webhooks', () => {
       ['resend', await hooks(staff).post(`/${theirs.id}/deliveries/${d.id}/resend`, {})],
     ] as const) {
       expect(r.status, what).toBe(403);
-      expect(r.body.msg, what).toBe('Webhooks are for admins, devs and members.');
+      expect(r.body.msg, what).toBe('Webhooks are for admins, devs, members and clients.');
     }
     // made while the user was a member: a staff owner's endpoint is not read at all
     const [mine] = await rows<{ id: number }>(

@@ -29,6 +29,17 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
+/**
+ * The events about a campaign (issue 22): told to its client (and to admins and devs). A client's
+ * endpoints take only these, a member's none of them (a member hears their accounts' events).
+ */
+export const CAMPAIGN_WEBHOOK_EVENTS = [
+  'campaign.started',
+  'campaign.progress',
+  'campaign.finished',
+  'message.replied',
+] as const satisfies readonly WebhookEvent[];
+
 /** Endpoints one user may register. */
 export const WEBHOOK_CAP = 10;
 
@@ -154,6 +165,8 @@ export const WEBHOOK_TEXTS = {
   noCredentials: 'url must not contain a user name or password.',
   notPublic: 'url must point to a public internet address.',
   unresolvable: (host: string) => `The host ${host} could not be resolved.`,
+  clientEvents: `A client's webhooks take only campaign events: ${CAMPAIGN_WEBHOOK_EVENTS.join(', ')}.`,
+  memberEvents: `Campaign events (${CAMPAIGN_WEBHOOK_EVENTS.join(', ')}) are for clients, admins and devs.`,
 } as const;
 
 // ---- what each event's `data` holds (documented in the OpenAPI document's `webhooks`) --------------

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '@wa/core/actor';
-import { AppError, notFound } from '@wa/core/errors';
+import { AppError, badRequest, notFound } from '@wa/core/errors';
 import { WEBHOOK_JOB } from '@wa/core/jobs/names';
 import type { JobQueue } from '@wa/core/jobs/queue';
 import { assertCan, canForAnyone } from '@wa/core/policy';
@@ -15,6 +15,7 @@ import {
   WEBHOOKS_CHANGED_CHANNEL,
 } from '@wa/core/webhooks/webhooks';
 import {
+  CAMPAIGN_WEBHOOK_EVENTS,
   type CreatedWebhook,
   type CreateWebhookBody,
   type UpdateWebhookBody,
@@ -23,6 +24,7 @@ import {
   WEBHOOK_TEXTS,
   type WebhookDeliveryDto,
   type WebhookDto,
+  type WebhookEvent,
 } from '@wa/shared';
 import { type Transaction, transaction } from '../transaction';
 import { WebhooksRepo } from './webhooks.repo';
@@ -42,6 +44,16 @@ export class TooManyWebhookWrites extends AppError {
   constructor(readonly retryAfterS: number) {
     super(429, WEBHOOK_LIMIT_TEXTS.tooManyWrites(retryAfterS));
   }
+}
+
+/**
+ * The events a role's endpoint may take: a client's only its campaigns' (it has no account), a
+ * member's none of the campaigns' (they are told to the client); admins and devs any.
+ */
+function assertEventsFor(actor: Actor, events: readonly WebhookEvent[]): void {
+  const campaign = (e: WebhookEvent) => (CAMPAIGN_WEBHOOK_EVENTS as readonly WebhookEvent[]).includes(e);
+  if (actor.role === 'client' && !events.every(campaign)) throw badRequest(WEBHOOK_TEXTS.clientEvents);
+  if (actor.role === 'member' && events.some(campaign)) throw badRequest(WEBHOOK_TEXTS.memberEvents);
 }
 
 /**
@@ -65,6 +77,7 @@ export class WebhooksService {
 
   async create(actor: Actor, b: CreateWebhookBody): Promise<CreatedWebhook> {
     this.write(actor);
+    assertEventsFor(actor, b.events);
     const url = await assertWebhookUrl(b.url, canForAnyone(actor, 'webhook.manage'));
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
     const made = await this.tx(async (repo) => {
@@ -90,6 +103,7 @@ export class WebhooksService {
 
   async update(actor: Actor, id: number, b: UpdateWebhookBody): Promise<WebhookDto> {
     this.write(actor);
+    if (b.events) assertEventsFor(actor, b.events);
     const url =
       b.url === undefined
         ? undefined
