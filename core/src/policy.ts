@@ -111,6 +111,8 @@ export const POLICY = {
   'campaign.approve': { any: ADMIN_DEV, refusal: 'Only an admin or dev approves a campaign.' },
   /** the price per delivered message and the priority: the operator's terms */
   'campaign.price': { any: ADMIN_DEV, refusal: 'Only an admin or dev sets the price and the priority.' },
+  /** recording what an advertiser paid (a top-up adds to the campaign's rupiah budget) */
+  'campaign.topup': { any: ADMIN_DEV, refusal: 'Only an admin or dev records a top-up.' },
 
   // dev monitor
   monitor: { any: ['dev'] },

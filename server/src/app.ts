@@ -30,6 +30,12 @@ import { AuthService } from './modules/auth/auth.service';
 import { BonusRepo } from './modules/bonus/bonus.repo';
 import { bonusRoutes } from './modules/bonus/bonus.routes';
 import { BonusService } from './modules/bonus/bonus.service';
+import { CampaignReportRepo } from './modules/campaigns/campaign-report.repo';
+import { CampaignReportService } from './modules/campaigns/campaign-report.service';
+import { CampaignTargetsRepo } from './modules/campaigns/campaign-targets.repo';
+import { CampaignTargetsService, campaignTargetImport } from './modules/campaigns/campaign-targets.service';
+import { CampaignTemplatesRepo } from './modules/campaigns/campaign-templates.repo';
+import { CampaignTemplatesService } from './modules/campaigns/campaign-templates.service';
 import { CampaignsRepo } from './modules/campaigns/campaigns.repo';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { CampaignsService } from './modules/campaigns/campaigns.service';
@@ -203,10 +209,35 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin/apikeys', requireAuth, apiKeysRoutes(apiKeys));
   api.use('/admin/webhooks', requireAuth, webhooksRoutes(new WebhooksService(new WebhooksRepo(deps.db), queue, bus)));
   api.use('/admin/users', requireAuth, usersRoutes(usersService, signFor));
-  api.use('/admin/campaigns', requireAuth, campaignsRoutes(new CampaignsService(new CampaignsRepo(deps.db))));
+  // uploads go into the file store, where every worker reads them (issue 19); multer's copy is only for the request
+  const files = deps.files ?? defaultFileStore(deps.db, deps.dataDir);
+  const uploadDir = path.join(tmpDir, 'uploads');
   // the full skipped lists of recent imports, downloadable by their importer for a while
   const skippedLists = new SkippedStore(path.join(tmpDir, 'skipped'));
   const importCtx = (owner: number) => ({ tmpRoot: tmpDir, store: skippedLists, owner, tuning: deps.importTuning });
+  const campaignsRepo = new CampaignsRepo(deps.db);
+  const campaignTargets = new CampaignTargetsService(
+    campaignsRepo,
+    new CampaignTargetsRepo(deps.db),
+    (file, owner, campaignId) =>
+      metrics.timeImport('campaign_targets', () =>
+        bulkImport(deps.db, campaignTargetImport(campaignId), file, importCtx(owner)),
+      )(),
+    skippedLists,
+  );
+  api.use(
+    '/admin/campaigns',
+    requireAuth,
+    campaignsRoutes(new CampaignsService(campaignsRepo), {
+      variants: new CampaignTemplatesService(new CampaignTemplatesRepo(deps.db), campaignsRepo, files),
+      targets: campaignTargets,
+      reports: new CampaignReportService(
+        new CampaignReportRepo(deps.db, deps.timezone ?? DEFAULT_TIMEZONE),
+        campaignsRepo,
+      ),
+      uploadDir,
+    }),
+  );
   const phones = new PhoneNumbersService(
     new PhoneNumbersRepo(deps.db),
     (file, owner) =>
@@ -243,9 +274,6 @@ export function createApp(deps: AppDeps): Express {
     transaction(deps.db, (tx) => ({ bonuses: new BonusRepo(tx), withdrawals: new WithdrawRepo(tx) })),
   );
   api.use('/admin/bonus', requireAuth, bonusRoutes(bonuses));
-  // uploads go into the file store, where every worker reads them (issue 19); multer's copy is only for the request
-  const files = deps.files ?? defaultFileStore(deps.db, deps.dataDir);
-  const uploadDir = path.join(tmpDir, 'uploads');
   const templates = new TemplatesService(
     new TemplatesRepo(deps.db),
     files,

@@ -43,6 +43,7 @@ export const ABILITIES = [
   'campaign.manage',
   'campaign.approve',
   'campaign.price',
+  'campaign.topup',
   'monitor',
 ] as const;
 

@@ -73,6 +73,8 @@ const NEEDS_QUOTES = /[",;\t\n\r]/;
  * otherwise lose its plus as the number 62812 and `+1+2` would run.
  */
 export function csvCell(value: unknown): string {
+  // a number is never a formula: a negative one (a margin) stays a number in the spreadsheet
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   let s = value === null || value === undefined ? '' : String(value);
   s = s.replace(INNER_FORMULA_START, "$&'");
   if (FORMULA_START.test(s)) s = `'${s}`;

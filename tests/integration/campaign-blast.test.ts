@@ -4,6 +4,7 @@ import { rows } from '../../core/src/db/client';
 import type { SimDelivery } from '../../workers/src/drivers/sim';
 import { releaseTargets, settleAbandoned } from '../../workers/src/engine/blast.repo';
 import { claimFromCampaigns } from '../../workers/src/engine/campaign-claims.repo';
+import { apiAs } from '../support/api';
 import { useUsers } from '../support/factories';
 import { connectAccount, type SavedAccount, setSimEnv, useWaHarness, waHelpers } from '../support/wa-engine';
 import { until } from '../support/wait';
@@ -136,8 +137,10 @@ const campaignRow = async (id: number) =>
       spent: number;
       reserved: number;
       unknown: number;
+      replied: number;
+      optout: number;
     }>(
-      sql`select status, stop_reason, sent, failed, delivered, spent::int as spent, reserved, unknown
+      sql`select status, stop_reason, sent, failed, delivered, spent::int as spent, reserved, unknown, replied, optout
           from campaigns where id = ${id}`,
     )
   )[0];
@@ -499,6 +502,124 @@ describe('blasts drawing from campaigns', () => {
     expect(toAdmin.map((d) => d.data.campaign_id).sort()).toEqual([a.id, b.id].sort());
     await h.database.db.execute(sql`delete from webhook_endpoints where id in (${hookA}, ${hookB}, ${hookAdmin})`);
     h.engine.webhooks.invalidate();
+  });
+
+  it('reports the campaign per day and variant, lists its replies, exports its leads and records its top-ups', async () => {
+    const targets = numbers('7900', 6);
+    const c = await campaign({
+      client: users.clientA,
+      tag: 'Rep',
+      targets,
+      variants: [
+        { text: 'Rep one', weight: 1 },
+        { text: 'Rep two', weight: 1 },
+      ],
+      price: 100,
+    });
+    expect((await start(mine, users.member)).status).toBe(200);
+    await idle(mine);
+    await until(async () => (await campaignRow(c.id))?.delivered === 6, 'six delivered');
+    const control = sim().control(mine.clientid);
+    control.reply({ from: targets[0] as string, text: 'Boleh info lebih lanjut' });
+    control.reply({ from: targets[1] as string, text: 'stop' });
+    await until(async () => (await campaignRow(c.id))?.optout === 1, 'the opt-out counted');
+
+    const api = (u: { token: string } | null) => apiAs(h, u as never, '/api/admin/campaigns');
+    const report = await api(users.clientA).get(`/${c.id}/report`);
+    expect(report.status).toBe(200);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date());
+    expect(report.body.rows.map((r: { day: string }) => r.day)).toEqual([day, day]);
+    expect(report.body.rows.map((r: { variant_id: number }) => r.variant_id)).toEqual(c.variants);
+    expect(report.body.totals).toEqual({
+      sent: 6,
+      delivered: 6,
+      read: 0,
+      failed: 0,
+      unknown: 0,
+      replied: 2,
+      optout: 1,
+      cost: 600,
+      fees: 6 * FEE,
+      margin: 600 - 6 * FEE,
+    });
+    // each variant's row: its own messages, replies and money
+    for (const row of report.body.rows as Array<{ sent: number; cost: number; fees: number; margin: number }>) {
+      expect(row.cost).toBe(row.sent * 100);
+      expect(row.fees).toBe(row.sent * FEE);
+      expect(row.margin).toBe(row.cost - row.fees);
+    }
+    expect((await api(users.admin).get(`/${c.id}/report`)).body).toEqual(report.body);
+    // another client: as if there were no such campaign; a member: not for them
+    expect((await api(users.clientB).get(`/${c.id}/report`)).status).toBe(404);
+    expect((await api(users.member).get(`/${c.id}/report`)).status).toBe(403);
+    expect((await api(null).get(`/${c.id}/report`)).status).toBe(401);
+
+    const csv = await api(users.clientA).get(`/${c.id}/report/export?format=csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/text\/csv/);
+    const lines = csv.text.trim().split('\n');
+    expect(lines[0]).toBe('day,variant_id,sent,delivered,read,failed,unknown,replied,optout,cost,fees,margin');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toBe(`total,,6,6,0,0,0,2,1,600,${6 * FEE},${600 - 6 * FEE}`);
+    const json = await api(users.clientA).get(`/${c.id}/report/export?format=json`);
+    expect(JSON.parse(json.text)).toEqual(report.body);
+    expect((await api(users.clientA).get(`/${c.id}/report/export?format=xml`)).status).toBe(400);
+
+    // the replies: the number, its name and what it said, never the member's account
+    const replies = await api(users.clientA).get(`/${c.id}/replies`);
+    expect(replies.status).toBe(200);
+    expect(replies.body.meta).toMatchObject({ total: 2 });
+    expect(
+      replies.body.data.map((r: { target: string; text: string; optout: boolean }) => [r.target, r.text, r.optout]),
+    ).toEqual([
+      [targets[1], 'stop', true],
+      [targets[0], 'Boleh info lebih lanjut', false],
+    ]);
+    expect(replies.body.data[1].name).toBe('Rep-0');
+    for (const r of replies.body.data) {
+      expect(Object.keys(r).sort()).toEqual(['at', 'id', 'name', 'optout', 'target', 'text', 'variant_id']);
+    }
+    expect((await api(users.clientB).get(`/${c.id}/replies`)).status).toBe(404);
+
+    // leads: who replied and did not opt out
+    const leads = await api(users.clientA).get(`/${c.id}/leads/export`);
+    expect(leads.status).toBe(200);
+    const leadLines = leads.text.trim().split('\n');
+    expect(leadLines[0]).toBe('number,name,replies,first_reply,last_reply_at,variant_id');
+    expect(leadLines).toHaveLength(2);
+    expect(leadLines[1]).toMatch(new RegExp(`^${targets[0]},Rep-0,1,Boleh info lebih lanjut,`));
+    expect((await api(users.clientB).get(`/${c.id}/leads/export`)).status).toBe(404);
+
+    // top-ups: admins record them, into the rupiah budget; the client sees the history (a draft's here)
+    const d = await campaign({ client: users.clientA, tag: 'Top', targets: [], variants: [], status: 'draft' });
+    const refused = await api(users.clientA).post(`/${d.id}/topups`, { amount: 5000 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe('Only an admin or dev records a top-up.');
+    for (const [body, msg] of [
+      [{ amount: 0 }, 'amount'],
+      [{ amount: 'lots' }, 'amount'],
+      [{ amount: 10, note: 'x'.repeat(201) }, 'note'],
+    ] as const) {
+      const bad = await api(users.admin).post(`/${d.id}/topups`, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.msg).toMatch(new RegExp(msg));
+    }
+    const paid = await api(users.admin).post(`/${d.id}/topups`, { amount: 5000, note: 'Transfer BCA' });
+    expect(paid.status).toBe(201);
+    expect(paid.body.topup).toMatchObject({ amount: 5000, note: 'Transfer BCA' });
+    expect(paid.body.data.budget_amount).toBe(5000);
+    const history = await api(users.clientA).get(`/${d.id}/topups`);
+    expect(history.body).toMatchObject({ total: 5000, data: [{ amount: 5000, note: 'Transfer BCA' }] });
+    expect((await api(users.clientB).get(`/${d.id}/topups`)).status).toBe(404);
+    // a campaign that finished by messaging everyone takes no top-up; one its budget finished is paused again
+    await until(async () => (await campaignRow(c.id))?.status === 'finished', 'the campaign finished');
+    const done = await api(users.admin).post(`/${c.id}/topups`, { amount: 100 });
+    expect(done.status).toBe(409);
+    expect(done.body.msg).toBe('A campaign finished for another reason than its budget takes no top-up.');
+    await h.database.db.execute(sql`update campaigns set stop_reason = 'budget' where id = ${c.id}`);
+    const reopened = await api(users.admin).post(`/${c.id}/topups`, { amount: 100 });
+    expect(reopened.status).toBe(201);
+    expect(reopened.body.data).toMatchObject({ status: 'paused', stop_reason: null, budget_amount: 100 });
   });
 
   it("gives a claim's budget back when it is released, and keeps an unknown send's", async () => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type FormFile, multipart } from '../support/api';
-import { type TestUser, useUsers } from '../support/factories';
+import { createUser, type TestUser, useUsers } from '../support/factories';
 import { BANK } from '../support/money';
 import { answerSchema, MORE_ANSWERS, misfits, type OpenApiDoc, successStatuses } from '../support/openapi';
 import { connectAccount, setSimEnv, useWaHarness } from '../support/wa-engine';
@@ -137,6 +137,23 @@ describe('the OpenAPI document describes every answer', () => {
     });
     expect(imported.created.length).toBe(1);
     await call(dev, 'delete', `${m}/{id}`, { params: imported.created[0] });
+  });
+
+  it('of a campaign’s message variants (issue 22)', async () => {
+    const client = await createUser(h.database.db, { role: 'client' });
+    const c = '/admin/campaigns';
+    // the campaign's own answers are openapi-responses.test.ts's
+    const made = await request(h.app).post(`/api${c}`).set(bearer(client.token)).send({ name: 'Variants' });
+    const id: number = made.body.data.id;
+    const { data: variant } = await call<{ data: Id }>(client, 'post', `${c}/{id}/templates`, {
+      params: { id },
+      fields: { text: '<b>Halo</b> {name}', weight: 2 },
+    });
+    const params = { id, templateId: variant.id };
+    await call(client, 'get', `${c}/{id}/templates`, { params: { id } });
+    await call(admin, 'post', `${c}/{id}/templates/{templateId}/approve`, { params });
+    await call(client, 'put', `${c}/{id}/templates/{templateId}`, { params, body: { weight: 5 } });
+    await call(client, 'delete', `${c}/{id}/templates/{templateId}`, { params });
   });
 
   it('of bonuses and withdrawals', async () => {

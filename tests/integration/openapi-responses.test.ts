@@ -268,6 +268,44 @@ describe('the OpenAPI document describes the answers', () => {
     await call(as, 'delete', '/admin/campaigns/{id}', { id });
   });
 
+  it("of a campaign's targets: their import, with a skipped row, and their page (issue 22)", async () => {
+    const made = await call<{ data: { id: number } }>(
+      { session: client },
+      'post',
+      '/admin/campaigns',
+      {},
+      { name: 'Targets' },
+    );
+    const template = '/admin/campaigns/{id}/targets/import';
+    const res = await request(h.app)
+      .post(`/api/admin/campaigns/${made.data.id}/targets/import`)
+      .set(bearer(client.token))
+      .attach('file', Buffer.from('number,name\n081233340001,A\nnot-a-number,B\n'), 'targets.csv');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.skipped_total).toBe(1);
+    expect(misfits(documentedSchema('post', template, 200), res.body), `${template}: as documented`).toEqual([]);
+    checked.add(`post ${template}`);
+    const page = await call<Paged<unknown>>({ session: client }, 'get', '/admin/campaigns/{id}/targets', {
+      id: made.data.id,
+    });
+    expect(page.meta.total).toBe(1);
+  });
+
+  it("of a campaign's report, replies and top-ups (issue 22)", async () => {
+    const made = await call<{ data: { id: number } }>(
+      { session: client },
+      'post',
+      '/admin/campaigns',
+      {},
+      { name: 'Report' },
+    );
+    const id = made.data.id;
+    await call({ session: client }, 'get', '/admin/campaigns/{id}/report', { id });
+    await call({ session: client }, 'get', '/admin/campaigns/{id}/replies', { id });
+    await call({ session: dev }, 'post', '/admin/campaigns/{id}/topups', { id }, { amount: 1000, note: 'Transfer' });
+    await call({ session: client }, 'get', '/admin/campaigns/{id}/topups', { id });
+  });
+
   it('has checked every answer the document describes, among them all a script needs', () => {
     const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops)

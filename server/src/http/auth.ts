@@ -22,7 +22,7 @@ export function bearerToken(req: Request): string | null {
 /** The validator's uploaded file, which the list's Target File links to (§2). */
 const VALIDATOR_FILE_PATH = /^\/api\/admin\/validator\/file\/[^/]+$/;
 /** An import's full skipped list, which the import card's download button links to. */
-const IMPORT_SKIPPED_PATH = /^\/api\/admin\/(phonenumber|proxy)\/import\/skipped\/[^/]+$/;
+const IMPORT_SKIPPED_PATH = /^\/api\/admin\/(phonenumber|proxy|campaigns\/\d+\/targets)\/import\/skipped\/[^/]+$/;
 /** The devs' queue dashboard: a page with its own scripts and API calls, all GETs (read-only). */
 const QUEUE_BOARD_PATH = /^\/api\/dev\/queues(\/|$)/;
 

@@ -52,11 +52,13 @@ function asRefusal(err: unknown): unknown {
  *    no row to import is refused with a 400 here, before the database is asked anything;
  * 2. merge (`mergeCandidates`, merge.ts): the valid rows are inserted in chunks, each its own short
  *    transaction: plain INSERT … ON CONFLICT with the indexes kept, no table lock stronger than a
- *    row update's, no advisory lock;
- * 3. report: the skipped rows (unreadable, invalid, repeated in the file, already registered) in
- *    file order with their line and reason, all of them as a CSV in `ctx.store` for the importing
- *    user (`listSkipped`, skipped-list.ts), and the answer that lists the created rows and the first
- *    IMPORT_SKIPPED_SHOWN skipped ones (`importAnswer`, answer.ts), sent by the caller.
+ *    row update's, no advisory lock; duplicates are judged within the target's scope (the pool, or
+ *    one campaign's targets);
+ * 3. report: the skipped rows (unreadable, invalid, repeated in the file, already registered,
+ *    opted out where the target suppresses opt-outs) in file order with their line and reason, all
+ *    of them as a CSV in `ctx.store` for the importing user (`listSkipped`, skipped-list.ts), and the
+ *    answer that lists the created rows and the first IMPORT_SKIPPED_SHOWN skipped ones
+ *    (`importAnswer`, answer.ts), sent by the caller.
  * Each phase hands the next one files, not rows, so memory holds no more than a chunk of rows.
  * A failed phase removes every temp file; the chunks merged before it stay (a re-import skips them).
  */

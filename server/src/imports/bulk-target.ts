@@ -7,6 +7,17 @@ export interface BulkTarget {
   columns: readonly string[];
   /** what a row is, in messages: 'phone number', 'proxy' */
   label: string;
+  /**
+   * The part of the table the import adds to, where duplicates are judged: rows are inserted with
+   * `column` = `value` and a key is a duplicate only of a row with the same (null: `column is null`,
+   * phone_numbers' default pool, whose unique index is partial on it). Absent: the whole table.
+   */
+  scope?: { column: 'campaign_id'; value: number | null };
+  /**
+   * Skips a row whose key any row of the table holds with status 'optout' (CAMPAIGN_TARGET_TEXTS.optedOut):
+   * a campaign's targets never take a number that asked not to be messaged (account safety).
+   */
+  suppressOptOuts?: boolean;
   /** turns a record's fields into the row to insert (key first), or the reason to skip it */
   normalize(fields: Record<string, string>): { values: string[] } | { reason: string };
   /** the API shape of a created row */

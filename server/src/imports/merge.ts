@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { type Db, type RawTx, withRawTransaction } from '@wa/core/db/client';
+import { CAMPAIGN_TARGET_TEXTS } from '@wa/shared';
 import type { BulkTarget } from './bulk-target';
 import { ByteFile, ItemFile } from './byte-file';
 import { copyStream } from './copy-stream';
@@ -57,6 +58,55 @@ async function fill(tx: RawTx, table: string, names: string, text: string): Prom
   await tx.copyBlob(`copy ${table} (${names}) from '/dev/blob'`, text);
 }
 
+/**
+ * The SQL of a target's scope (BulkTarget.scope): the column and value an inserted row gets, and
+ * the condition that a row of alias `a` is in the scope. The pool's `campaign_id is null` is what
+ * lets its key lookups use the partial unique index; a campaign's id is a whole number, written
+ * into the statement as a literal (checked here, so nothing but digits gets in).
+ */
+function scopeSql(target: BulkTarget): { column: string; value: string; within: (a: string) => string } {
+  const scope = target.scope;
+  if (!scope) return { column: '', value: '', within: () => 'true' };
+  if (scope.value === null) return { column: '', value: '', within: (a) => `${a}.${scope.column} is null` };
+  if (!Number.isSafeInteger(scope.value)) throw new Error(`import scope ${scope.column} is not a whole number`);
+  return {
+    column: `, ${scope.column}`,
+    value: `, ${scope.value}`,
+    within: (a) => `${a}.${scope.column} = ${scope.value}`,
+  };
+}
+
+/**
+ * Removes from the chunk's scratch table the keys opted out anywhere in the table (phone_numbers:
+ * the pool or any campaign) and returns them. A scoped table is probed once a row on each side of
+ * its scope column, each on its own partial index by key (the pool's unique one, the campaigns'
+ * phone_numbers_campaign_by_number_idx), so the cost follows the chunk, not how many have opted
+ * out. The sides are a UNION ALL inside one EXISTS: an OR of two EXISTS is planned as two hashed
+ * subplans, which read every opted-out row for each chunk.
+ */
+async function leaveOutOptedOut(tx: RawTx, target: BulkTarget, scratch: string): Promise<Set<string>> {
+  const { table, key } = target;
+  const column = target.scope?.column;
+  const sides = column ? [`o.${column} is null`, `o.${column} is not null`] : ['true'];
+  const probes = sides.map(
+    (side) => `select 1 from ${table} o where ${side} and o.${key} = c.${key} and o.status = 'optout'`,
+  );
+  const out = await tx.query<{ k: string }>(
+    `delete from ${scratch} c where exists (${probes.join(' union all ')}) returning c.${key} as k`,
+  );
+  return new Set(out.map((o) => o.k));
+}
+
+/** What the database answered for one chunk. */
+interface ChunkFound {
+  /** the created rows' ids by key */
+  byKey: Map<string, number>;
+  /** the rows of the scope already holding the keys that were not created */
+  held: Map<string, { id: number; status: string }>;
+  /** keys not created because they are opted out (BulkTarget.suppressOptOuts) */
+  optedOut: Set<string>;
+}
+
 /** Grows typed arrays as candidates are learnt (their number is known, but not their statuses). */
 class HolderTable implements Holders {
   private readonly ids: Float64Array;
@@ -86,9 +136,12 @@ class HolderTable implements Holders {
  * rows go in with plain INSERTs (row locks on new rows only, indexes and the row-count trigger
  * kept), and no lock on the table stronger than the one every UPDATE takes. A key registered
  * before or meanwhile (another writer between chunks) is skipped by ON CONFLICT, never an error.
- * Created rows (JSON of the API's shape) go to `created` in file order, rows already registered
- * to `skipped` (SkipLine), and the holder of every candidate's key is returned for the in-file
- * duplicates. A failure leaves the chunks before it in place; a re-import skips them.
+ * Duplicates are judged within the target's scope only (a pool import against the pool, a
+ * campaign's against that campaign), and with `suppressOptOuts` a key opted out anywhere in the
+ * table is left out of the chunk before the insert. Created rows (JSON of the API's shape) go to
+ * `created` in file order, rows already registered or opted out to `skipped` (SkipLine), and the
+ * holder of every candidate's key is returned for the in-file duplicates. A failure leaves the
+ * chunks before it in place; a re-import skips them.
  */
 async function insertChunks(
   db: Db,
@@ -101,6 +154,7 @@ async function insertChunks(
   const { table, key, columns } = target;
   const names = ['line', ...columns].join(', ');
   const cols = columns.join(', ');
+  const scope = scopeSql(target);
   const scratch = 'import_chunk';
   const holders = new HolderTable(candidates.count);
   const statusAt = columns.indexOf('status');
@@ -110,11 +164,7 @@ async function insertChunks(
   // what the database answered for the previous chunk is written out while it inserts the next
   // one (Node's work and the database's then overlap instead of taking turns)
   let writing: Promise<void> = Promise.resolve();
-  const writeOut = async (
-    first: number,
-    rowsIn: string[][],
-    found: { byKey: Map<string, number>; held: Map<string, { id: number; status: string }> },
-  ) => {
+  const writeOut = async (first: number, rowsIn: string[][], found: ChunkFound) => {
     for (let i = 0; i < rowsIn.length; i++) {
       const [lineText, ...values] = rowsIn[i] as string[];
       const k = values[0] ?? '';
@@ -127,15 +177,18 @@ async function insertChunks(
       } else {
         registered++;
         const h = found.held.get(k);
+        // opted out is said first, also of a key the scope holds: it is why the key is never taken
+        const optedOut = found.optedOut.has(k);
         // a key taken and removed again by others meanwhile: skipped all the same, without a holder
-        holders.set(first + i, h ? Number(h.id) : 0, h?.status ?? '');
+        const status = optedOut ? 'optout' : (h?.status ?? null);
+        holders.set(first + i, h ? Number(h.id) : 0, status ?? '');
         const line: SkipLine = [
           Number(lineText),
           -1,
-          'Already registered',
+          optedOut ? CAMPAIGN_TARGET_TEXTS.optedOut : 'Already registered',
           values,
           h ? Number(h.id) : null,
-          h?.status ?? null,
+          status,
         ];
         wait = out.skipped.add(`${JSON.stringify(line)}\n`);
       }
@@ -145,7 +198,7 @@ async function insertChunks(
   for await (const lines of lineGroups(candidates.path, chunkRows)) {
     const first = index;
     index += lines.length;
-    const inserting = withRawTransaction(db, async (tx) => {
+    const inserting = withRawTransaction(db, async (tx): Promise<ChunkFound> => {
       await tx.query(
         `create temp table ${scratch} (line int not null, ${columns.map((c) => `${c} text`).join(', ')}) on commit drop`,
       );
@@ -154,25 +207,26 @@ async function insertChunks(
       // whole table (the planner would read every row of a large table for each chunk)
       await tx.query('set local enable_hashjoin = off');
       await tx.query('set local enable_mergejoin = off');
+      const optedOut = target.suppressOptOuts ? await leaveOutOptedOut(tx, target, scratch) : new Set<string>();
       // rows already registered are left out before the insert, so they take no id from the
       // sequence; ON CONFLICT covers one registered by someone else since (ids in file order)
       const ins = await tx.query<{ id: number; k: string }>(
-        `insert into ${table} (${cols})
-           select ${cols} from ${scratch} c
-           where not exists (select 1 from ${table} p where p.${key} = c.${key})
+        `insert into ${table} (${cols}${scope.column})
+           select ${cols}${scope.value} from ${scratch} c
+           where not exists (select 1 from ${table} p where p.${key} = c.${key} and ${scope.within('p')})
            order by c.line
          on conflict do nothing
          returning id, ${key} as k`,
       );
       const byKey = new Map<string, number>();
       for (const r of ins) byKey.set(r.k, Number(r.id));
-      if (byKey.size === lines.length) return { byKey, held: new Map() };
+      if (byKey.size === lines.length) return { byKey, held: new Map(), optedOut };
       const missing = lines.map((l) => fromCopy(l.split('\t')[1] ?? '')).filter((k) => !byKey.has(k));
       const held = await tx.query<{ id: number; k: string; status: string }>(
-        `select id, ${key} as k, status from ${table} where ${key} = any($1::text[])`,
+        `select id, ${key} as k, status from ${table} p where ${key} = any($1::text[]) and ${scope.within('p')}`,
         [missing],
       );
-      return { byKey, held: new Map(held.map((h) => [h.k, h])) };
+      return { byKey, held: new Map(held.map((h) => [h.k, h])), optedOut };
     });
     // awaited below, after the previous chunk's rows are written: kept from counting as unhandled meanwhile
     inserting.catch(() => {});
@@ -190,7 +244,7 @@ async function insertChunks(
 export interface MergedFiles {
   /** the created rows as the answer's JSON items, in file order (see ItemFile) */
   created: { path: string; count: number };
-  /** the rows found already registered, as SkipLine JSON lines in file order */
+  /** the rows found already registered (or opted out), as SkipLine JSON lines in file order */
   registered: { path: string };
   /** the row holding each candidate's key, for the in-file duplicates */
   holders: Holders;

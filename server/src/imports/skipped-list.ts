@@ -99,7 +99,7 @@ export interface SkippedReport {
 
 /**
  * The skipped list of one import: the rows the parse skipped and those the merge found already
- * registered, in file order, written as CSV under `dir` and kept in `keeper.store` for the
+ * registered or opted out, in file order, written as CSV under `dir` and kept in `keeper.store` for the
  * importing user alone to download (nothing is kept when no row was skipped).
  */
 export async function listSkipped(

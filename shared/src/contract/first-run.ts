@@ -6,7 +6,10 @@ import { z } from 'zod';
  */
 export const firstRunResponse = z.object({
   accounts: z.number().int().describe('WhatsApp accounts of any user, in any state: "connect an account"'),
-  targets: z.number().int().describe('target phone numbers, of any status: "import targets"'),
+  targets: z
+    .number()
+    .int()
+    .describe('target phone numbers of the default pool (not a campaign\'s), of any status: "import targets"'),
   templates: z.number().int().describe('active message templates: "write a template"'),
   messages: z
     .number()

@@ -1,3 +1,12 @@
+CREATE TABLE "campaign_topups" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"campaign_id" integer NOT NULL,
+	"amount" bigint NOT NULL,
+	"note" text DEFAULT '' NOT NULL,
+	"created_by" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 DROP INDEX "phone_numbers_number_uq";--> statement-breakpoint
 DROP INDEX "phone_numbers_unblasted_idx";--> statement-breakpoint
 ALTER TABLE "message_templates" ADD COLUMN "campaign_id" integer;--> statement-breakpoint
@@ -13,6 +22,9 @@ ALTER TABLE "campaigns" ADD COLUMN "progress_at" timestamp with time zone;--> st
 ALTER TABLE "incoming_messages" ADD COLUMN "campaign_id" integer;--> statement-breakpoint
 ALTER TABLE "message_logs" ADD COLUMN "campaign_id" integer;--> statement-breakpoint
 ALTER TABLE "message_logs" ADD COLUMN "variant_id" integer;--> statement-breakpoint
+ALTER TABLE "campaign_topups" ADD CONSTRAINT "campaign_topups_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "campaign_topups" ADD CONSTRAINT "campaign_topups_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "campaign_topups_campaign_idx" ON "campaign_topups" USING btree ("campaign_id","id");--> statement-breakpoint
 ALTER TABLE "message_templates" ADD CONSTRAINT "message_templates_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "phone_numbers" ADD CONSTRAINT "phone_numbers_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "message_templates_campaign_idx" ON "message_templates" USING btree ("campaign_id") WHERE "message_templates"."campaign_id" is not null;--> statement-breakpoint

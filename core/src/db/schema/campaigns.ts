@@ -64,3 +64,22 @@ export const campaigns = pgTable(
     index('campaigns_active_idx').on(t.priority, t.id).where(sql`${t.status} = 'active'`),
   ],
 );
+
+/**
+ * Money an advertiser paid for a campaign, recorded by an admin or dev (issue 22): each top-up adds
+ * its amount to the campaign's rupiah budget; the list is the client's payment history.
+ */
+export const campaignTopups = pgTable(
+  'campaign_topups',
+  {
+    id: serial('id').primaryKey(),
+    campaignId: integer('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    note: text('note').notNull().default(''),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('campaign_topups_campaign_idx').on(t.campaignId, t.id)],
+);

@@ -1,7 +1,7 @@
 import type { Actor } from '@wa/core/actor';
-import { badRequest, conflict, notFound } from '@wa/core/errors';
+import { badRequest, conflict } from '@wa/core/errors';
 import { pageMeta } from '@wa/core/paging';
-import { assertCan, can, canForAnyone } from '@wa/core/policy';
+import { assertCan, canForAnyone } from '@wa/core/policy';
 import {
   APPROVED_MOVES,
   CAMPAIGN_MOVES,
@@ -16,6 +16,7 @@ import {
   type Paged,
   type UpdateCampaignBody,
 } from '@wa/shared';
+import { visibleCampaign } from './campaign-access';
 import type { CampaignsRepo, CampaignTerms } from './campaigns.repo';
 
 /** The statuses an admin or dev may still change a campaign's terms in: any but finished. */
@@ -101,11 +102,8 @@ export class CampaignsService {
   }
 
   /** The campaign when the actor may see it; a client's view of another's is a 404 like a missing one. */
-  private async visible(actor: Actor, ability: 'campaign.read' | 'campaign.manage', id: number): Promise<CampaignDto> {
-    assertCan(actor, ability);
-    const c = await this.repo.get(id);
-    if (!c || !can(actor, ability, { userId: c.client_id })) throw notFound(CAMPAIGN_TEXTS.notFound);
-    return c;
+  private visible(actor: Actor, ability: 'campaign.read' | 'campaign.manage', id: number): Promise<CampaignDto> {
+    return visibleCampaign(this.repo, actor, ability, id);
   }
 
   /** The terms of a body; the price and the priority only from an admin or dev. */

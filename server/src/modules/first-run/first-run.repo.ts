@@ -15,14 +15,15 @@ export class FirstRunRepo {
 
   /**
    * One round trip. Blast messages are summed from the day rows (what Total Blast reads), not
-   * counted from the message log, which grows without bound.
+   * counted from the message log, which grows without bound. Targets are the default pool's (what
+   * the Phone Numbers screen lists), not a campaign's.
    */
   async counts(): Promise<FirstRunCounts> {
     const [r] = await rows<Record<keyof FirstRunCounts, string | number>>(
       this.db,
       sql`select (select count(*) from whatsapp_accounts) as accounts,
-                 (select count(*) from phone_numbers) as targets,
-                 (select count(*) from message_templates where status = 'active') as templates,
+                 (select count(*) from phone_numbers where campaign_id is null) as targets,
+                 (select count(*) from message_templates where status = 'active' and campaign_id is null) as templates,
                  (select coalesce(sum(sent), 0) from account_daily) as messages`,
     );
     return {

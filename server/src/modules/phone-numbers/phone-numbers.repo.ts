@@ -8,10 +8,13 @@ import { type SQL, sql } from 'drizzle-orm';
 export const BOOKMARK_STRIDE = 1000;
 
 type Phone = RawRow<typeof phoneNumbers>;
-/** The columns of COLS. */
-type Row = Pick<Phone, 'id' | 'number' | 'name' | 'status' | 'in_use' | 'count_success' | 'count_fail' | 'last_sent'>;
+/** The columns of PHONE_COLS. */
+export type PhoneRow = Pick<
+  Phone,
+  'id' | 'number' | 'name' | 'status' | 'in_use' | 'count_success' | 'count_fail' | 'last_sent'
+>;
 
-export function toPhoneDto(r: Row): PhoneNumberDto {
+export function toPhoneDto(r: PhoneRow): PhoneNumberDto {
   return {
     id: r.id,
     number: r.number,
@@ -24,11 +27,21 @@ export function toPhoneDto(r: Row): PhoneNumberDto {
   };
 }
 
-const COLS = sql`id, number, name, status, in_use, count_success, count_fail, last_sent`;
+/** The columns of a phone number's DTO (toPhoneDto), also of a campaign's target. */
+export const PHONE_COLS = sql`id, number, name, status, in_use, count_success, count_fail, last_sent`;
+
+/**
+ * The default pool: the rows without a campaign (a campaign's targets are its own, issue 22). Every
+ * statement here says it, also where an id alone would do, so no route of the pool's screens reads
+ * or changes a campaign's target; and the number lookups need it to use the pool's partial unique
+ * index (phone_numbers_number_uq).
+ */
+const POOL = sql`campaign_id is null`;
 
 /**
  * What a search means: digits are a number prefix (0812… and 812… read as 62812…), served by the
- * unique index; anything else is a case-insensitive prefix of the name, served by its own index.
+ * pool's unique index (with POOL in the same query); anything else is a case-insensitive prefix of
+ * the name, served by its own index.
  */
 export function phoneSearch(search: string): SQL {
   const digits = search.replace(/[\s\-+().]/g, '');
@@ -40,7 +53,7 @@ export function phoneSearch(search: string): SQL {
   return sql`lower(name) like ${`${prefix}%`}`;
 }
 
-/** SQL for phone numbers; nothing else. */
+/** SQL for the default pool of phone numbers (campaign_id null); nothing else. */
 export class PhoneNumbersRepo {
   private bookmarks: { version: number; ids: number[] } | null = null;
 
@@ -66,29 +79,33 @@ export class PhoneNumbersRepo {
   }): Promise<{ total: number; data: PhoneNumberDto[] }> {
     if (opts.search || opts.status) {
       const where = sql.join(
-        [opts.search ? phoneSearch(opts.search) : sql`true`, opts.status ? sql`status = ${opts.status}` : sql`true`],
+        [
+          POOL,
+          opts.search ? phoneSearch(opts.search) : sql`true`,
+          opts.status ? sql`status = ${opts.status}` : sql`true`,
+        ],
         sql` and `,
       );
       const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from phone_numbers where ${where}`);
-      const list = await rows<Row>(
+      const list = await rows<PhoneRow>(
         this.db,
-        sql`select ${COLS} from phone_numbers where ${where} order by id desc limit ${opts.limit} offset ${opts.offset}`,
+        sql`select ${PHONE_COLS} from phone_numbers where ${where} order by id desc limit ${opts.limit} offset ${opts.offset}`,
       );
       return { total: Number(c.n), data: list.map(toPhoneDto) };
     }
     const { count, version } = await this.stats();
     if (opts.offset >= count) return { total: count, data: [] };
-    let anchor: SQL = sql`true`;
+    let anchor: SQL = POOL;
     let skip = opts.offset;
     if (opts.offset >= BOOKMARK_STRIDE) {
       const ids = await this.bookmarkIds(version);
       const k = Math.min(Math.floor(opts.offset / BOOKMARK_STRIDE), ids.length - 1);
-      anchor = sql`id <= ${ids[k]}`;
+      anchor = sql`${POOL} and id <= ${ids[k]}`;
       skip = opts.offset - k * BOOKMARK_STRIDE;
     }
-    const list = await rows<Row>(
+    const list = await rows<PhoneRow>(
       this.db,
-      sql`select ${COLS} from phone_numbers where ${anchor} order by id desc limit ${opts.limit} offset ${skip}`,
+      sql`select ${PHONE_COLS} from phone_numbers where ${anchor} order by id desc limit ${opts.limit} offset ${skip}`,
     );
     return { total: count, data: list.map(toPhoneDto) };
   }
@@ -97,7 +114,7 @@ export class PhoneNumbersRepo {
     if (this.bookmarks?.version === version) return this.bookmarks.ids;
     const found = await rows<{ id: number }>(
       this.db,
-      sql`select id from (select id, row_number() over (order by id desc) - 1 as rn from phone_numbers) t
+      sql`select id from (select id, row_number() over (order by id desc) - 1 as rn from phone_numbers where ${POOL}) t
           where rn % ${BOOKMARK_STRIDE} = 0 order by rn`,
     );
     this.bookmarks = { version, ids: found.map((f) => f.id) };
@@ -106,32 +123,38 @@ export class PhoneNumbersRepo {
 
   /** Rows after `afterId` in id order, for streamed lists and exports. */
   async after(afterId: number, limit: number, onlyActive = false): Promise<PhoneNumberDto[]> {
-    const list = await rows<Row>(
+    const list = await rows<PhoneRow>(
       this.db,
-      sql`select ${COLS} from phone_numbers where id > ${afterId} ${onlyActive ? sql`and status = 'active'` : sql``}
+      sql`select ${PHONE_COLS} from phone_numbers where ${POOL} and id > ${afterId} ${onlyActive ? sql`and status = 'active'` : sql``}
           order by id limit ${limit}`,
     );
     return list.map(toPhoneDto);
   }
 
   async find(id: number): Promise<PhoneNumberDto | null> {
-    const [r] = await rows<Row>(this.db, sql`select ${COLS} from phone_numbers where id = ${id}`);
+    const [r] = await rows<PhoneRow>(
+      this.db,
+      sql`select ${PHONE_COLS} from phone_numbers where ${POOL} and id = ${id}`,
+    );
     return r ? toPhoneDto(r) : null;
   }
 
   async findByNumber(number: string): Promise<PhoneNumberDto | null> {
-    const [r] = await rows<Row>(this.db, sql`select ${COLS} from phone_numbers where number = ${number}`);
+    const [r] = await rows<PhoneRow>(
+      this.db,
+      sql`select ${PHONE_COLS} from phone_numbers where ${POOL} and number = ${number}`,
+    );
     return r ? toPhoneDto(r) : null;
   }
 
-  /** Inserts one number under the insert lock; null when the number exists already. */
+  /** Inserts one number into the pool under the insert lock; null when the pool has it already. */
   async insert(number: string, name: string): Promise<PhoneNumberDto | null> {
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${PHONE_INSERT_LOCK})`);
-      const [r] = await rows<Row>(
+      const [r] = await rows<PhoneRow>(
         tx,
         sql`insert into phone_numbers (number, name) values (${number}, ${name})
-            on conflict do nothing returning ${COLS}`,
+            on conflict do nothing returning ${PHONE_COLS}`,
       );
       return r ? toPhoneDto(r) : null;
     });
@@ -146,15 +169,18 @@ export class PhoneNumbersRepo {
     if (patch.name !== undefined) sets.push(sql`name = ${patch.name}`);
     if (patch.status !== undefined) sets.push(sql`status = ${patch.status}`);
     if (!sets.length) return this.find(id);
-    const [r] = await rows<Row>(
+    const [r] = await rows<PhoneRow>(
       this.db,
-      sql`update phone_numbers set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLS}`,
+      sql`update phone_numbers set ${sql.join(sets, sql`, `)} where ${POOL} and id = ${id} returning ${PHONE_COLS}`,
     );
     return r ? toPhoneDto(r) : null;
   }
 
   async delete(id: number): Promise<boolean> {
-    const r = await rows<{ id: number }>(this.db, sql`delete from phone_numbers where id = ${id} returning id`);
+    const r = await rows<{ id: number }>(
+      this.db,
+      sql`delete from phone_numbers where ${POOL} and id = ${id} returning id`,
+    );
     return r.length > 0;
   }
 
@@ -168,10 +194,11 @@ export class PhoneNumbersRepo {
     const list = await rows<Pick<Phone, 'id' | 'number' | 'name'>>(
       this.db,
       sql`(select id, number, name from phone_numbers
-           where status = 'active' and last_sent is null and ${match} order by id limit ${opts.limit})
+           where ${POOL} and status = 'active' and last_sent is null and ${match} order by id limit ${opts.limit})
           union all
           (select id, number, name from phone_numbers
-           where status = 'active' and last_sent is not null and ${match} order by last_sent, id limit ${opts.limit})
+           where ${POOL} and status = 'active' and last_sent is not null and ${match}
+           order by last_sent, id limit ${opts.limit})
           limit ${opts.limit}`,
     );
     return list.map((r) => ({ id: r.id, number: r.number, name: r.name }));
@@ -183,7 +210,7 @@ export class PhoneNumbersRepo {
       this.db,
       sql`select count(*) filter (where last_sent is not null)::int as blasted,
                  count(*) filter (where status = 'active' and last_sent is null)::int as unblasted
-          from phone_numbers`,
+          from phone_numbers where ${POOL}`,
     );
     return { blasted: Number(r.blasted), unBlasted: Number(r.unblasted) };
   }

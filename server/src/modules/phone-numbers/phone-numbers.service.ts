@@ -25,12 +25,16 @@ export type UpdatePhoneNumberInput = z.output<typeof updatePhoneNumberBody>;
 const duplicate = (number: string) =>
   new AppError(409, `Nomor ${number} sudah terdaftar.`, { number: `Nomor ${number} sudah terdaftar.` });
 
-/** How a phone-number import reads and checks rows (§9: columns number,name,status). */
+/**
+ * How a phone-number import reads and checks rows (§9: columns number,name,status): into the
+ * default pool, a duplicate only of a number the pool holds (a campaign's targets are its own).
+ */
 export const PHONE_IMPORT: BulkTarget = {
   table: 'phone_numbers',
   key: 'number',
   columns: ['number', 'name', 'status'],
   label: 'phone number',
+  scope: { column: 'campaign_id', value: null },
   normalize(fields) {
     const raw = fields.number ?? '';
     if (!raw) return { reason: 'Number is empty' };

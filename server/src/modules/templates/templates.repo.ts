@@ -30,25 +30,34 @@ const COLS = sql`id, media, text, text_wa, button, status,
 
 export type TemplateInput = Omit<TemplateDto, 'id' | 'count_use'>;
 
-/** SQL for message templates; nothing else. */
+/**
+ * The default pool's templates: the rows without a campaign. A campaign's variants (issue 22) are
+ * message_templates rows too, and every statement here leaves them out, so no template screen
+ * lists, counts, exports, changes or deletes one (campaign-templates.repo.ts has them).
+ */
+const POOL = sql`campaign_id is null`;
+
+/** SQL for the default pool's message templates; nothing else. */
 export class TemplatesRepo {
   constructor(private readonly db: Db) {}
 
   async all(): Promise<TemplateDto[]> {
-    return (await rows<Row>(this.db, sql`select ${COLS} from message_templates order by id desc`)).map(toDto);
+    return (await rows<Row>(this.db, sql`select ${COLS} from message_templates where ${POOL} order by id desc`)).map(
+      toDto,
+    );
   }
 
   async page(limit: number, offset: number): Promise<{ total: number; data: TemplateDto[] }> {
-    const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from message_templates`);
+    const [c] = await rows<{ n: number }>(this.db, sql`select count(*)::int as n from message_templates where ${POOL}`);
     const data = await rows<Row>(
       this.db,
-      sql`select ${COLS} from message_templates order by id desc limit ${limit} offset ${offset}`,
+      sql`select ${COLS} from message_templates where ${POOL} order by id desc limit ${limit} offset ${offset}`,
     );
     return { total: Number(c.n), data: data.map(toDto) };
   }
 
   async find(id: number): Promise<TemplateDto | null> {
-    const [r] = await rows<Row>(this.db, sql`select ${COLS} from message_templates where id = ${id}`);
+    const [r] = await rows<Row>(this.db, sql`select ${COLS} from message_templates where id = ${id} and ${POOL}`);
     return r ? toDto(r) : null;
   }
 
@@ -70,13 +79,16 @@ export class TemplatesRepo {
     if (v.status !== undefined) sets.push(sql`status = ${v.status}`);
     const [r] = await rows<Row>(
       this.db,
-      sql`update message_templates set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLS}`,
+      sql`update message_templates set ${sql.join(sets, sql`, `)} where id = ${id} and ${POOL} returning ${COLS}`,
     );
     return r ? toDto(r) : null;
   }
 
   async delete(id: number): Promise<TemplateDto | null> {
-    const [r] = await rows<Row>(this.db, sql`delete from message_templates where id = ${id} returning ${COLS}`);
+    const [r] = await rows<Row>(
+      this.db,
+      sql`delete from message_templates where id = ${id} and ${POOL} returning ${COLS}`,
+    );
     return r ? toDto(r) : null;
   }
 }

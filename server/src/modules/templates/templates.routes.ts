@@ -1,10 +1,11 @@
 import { parse } from '@wa/core/validate';
-import { idParam, TEMPLATE_EXPORT, TEMPLATE_MEDIA_EXTENSIONS, TEMPLATES } from '@wa/shared';
-import { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import { idParam, TEMPLATE_EXPORT, TEMPLATES } from '@wa/shared';
+import { type RequestHandler, Router } from 'express';
 import { bind } from '../../http/route';
 import { streamDownload } from '../../http/stream';
-import { discardAfter, discardUpload, mediaUpload } from '../../http/upload';
+import { discardAfter } from '../../http/upload';
 import { receiveImport } from '../../imports/upload';
+import { templateUpload } from './template-upload';
 import type { TemplatesService } from './templates.service';
 
 /**
@@ -14,7 +15,7 @@ import type { TemplatesService } from './templates.service';
  */
 export function templatesRoutes(templates: TemplatesService, uploadDir: string): Router {
   const r = Router();
-  const media = mediaUpload(uploadDir, TEMPLATE_MEDIA_EXTENSIONS);
+  const { media, discardRefused } = templateUpload(uploadDir);
   // a template that is not there is a 404 before any error of the form, as it always was
   const found: RequestHandler = async (req, _res, next) => {
     await templates.get(parse(idParam, req.params.id));
@@ -65,14 +66,6 @@ export function templatesRoutes(templates: TemplatesService, uploadDir: string):
     { before: [media, found] },
   );
   bind(r, TEMPLATES.remove, ({ params }) => templates.remove(params.id));
-  // an upload refused before its handler ran (a field of the form, the template's 404) is removed
-  // before the refusal is answered; one the handler took goes with `discardAfter`
-  const discardRefused: ErrorRequestHandler = (err, req, _res, next) => {
-    discardUpload(req.file).then(
-      () => next(err),
-      () => next(err),
-    );
-  };
   r.use(discardRefused);
   return r;
 }

@@ -1,20 +1,13 @@
-import { createReadStream } from 'node:fs';
 import { badRequest, notFound } from '@wa/core/errors';
-import { type FileStore, mimeOf, storedName } from '@wa/core/files/file-store';
+import type { FileStore } from '@wa/core/files/file-store';
 import { ImportFileError, parseJsonArray } from '@wa/core/imports/json-stream';
 import type { ImportFile } from '@wa/core/imports/records';
 import { pageMeta, pageWindow } from '@wa/core/paging';
 import { parse } from '@wa/core/validate';
-import {
-  captionToWhatsapp,
-  type ImportSkipped,
-  sanitizeCaption,
-  type TemplateDto,
-  templateFields,
-  type templateUpdateFields,
-} from '@wa/shared';
+import { type ImportSkipped, type TemplateDto, templateFields, type templateUpdateFields } from '@wa/shared';
 import type { z } from 'zod';
 import type { Transaction } from '../transaction';
+import { assertCaptionOrMedia, CAPTION_OR_MEDIA, TemplateMedia, templateContent } from './template-content';
 import type { TemplateInput, TemplatesRepo } from './templates.repo';
 
 /** POST /admin/message/create's fields, parsed by the route. */
@@ -22,19 +15,24 @@ export type TemplateFieldsInput = z.output<typeof templateFields>;
 /** PUT /admin/message/{id}'s fields: a button list or status left out keeps the template's. */
 export type TemplateUpdateInput = z.output<typeof templateUpdateFields>;
 
-export const TEMPLATE_MEDIA_URL = '/uploads/templates/';
-
-/** The rules of message templates (§2, §3, §5 Template). */
+/**
+ * The rules of message templates (§2, §3, §5 Template): the default pool's, the rows without a
+ * campaign (a campaign's variants are campaign-templates.service.ts's).
+ */
 export class TemplatesService {
+  private readonly media: TemplateMedia;
+
   /**
    * `files` keeps the media where every worker reads them (issue 19); `transaction` binds a
    * TemplatesRepo to one database transaction (an import is all or nothing).
    */
   constructor(
     private readonly repo: TemplatesRepo,
-    private readonly files: FileStore,
+    files: FileStore,
     private readonly transaction: Transaction<TemplatesRepo>,
-  ) {}
+  ) {
+    this.media = new TemplateMedia(files);
+  }
 
   async list() {
     return { list: await this.repo.all() };
@@ -52,19 +50,12 @@ export class TemplatesService {
     return { message };
   }
 
-  /** The caption is sanitised here whatever the client did; text_wa follows from it. */
-  private fields(input: TemplateFieldsInput): Omit<TemplateInput, 'media'> {
-    const text = sanitizeCaption(input.text);
-    return { text, text_wa: captionToWhatsapp(text), button: input.button, status: input.status };
-  }
-
   /** A new template; its medium is stored before the row points at it, and goes again if the row is refused. */
   async create(input: TemplateFieldsInput, file: Express.Multer.File | undefined) {
-    const fields = this.fields(input);
-    const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : null;
-    if (!fields.text_wa && !media)
-      throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
-    const message = await this.withStored(file, () => this.repo.insert({ ...fields, media }));
+    const fields = templateContent(input);
+    const media = file ? this.media.urlOf(file) : null;
+    assertCaptionOrMedia(fields, media);
+    const message = await this.media.withStored(file, () => this.repo.insert({ ...fields, media }));
     return { message, msg: 'Template berhasil disimpan.' };
   }
 
@@ -72,23 +63,22 @@ export class TemplatesService {
   async update(id: number, input: TemplateUpdateInput, file: Express.Multer.File | undefined) {
     const current = await this.repo.find(id);
     if (!current) throw notFound('Template not found');
-    const fields = this.fields({
+    const fields = templateContent({
       ...input,
       button: input.button ?? current.button,
       status: input.status ?? current.status,
     });
-    const media = file ? `${TEMPLATE_MEDIA_URL}${file.filename}` : current.media;
-    if (!fields.text_wa && !media)
-      throw badRequest('Isi caption atau pilih media.', { text: 'Isi caption atau pilih media.' });
-    const message = await this.withStored(file, () => this.repo.update(id, { ...fields, media }));
-    if (file && current.media) await this.removeMedia(current.media);
+    const media = file ? this.media.urlOf(file) : current.media;
+    assertCaptionOrMedia(fields, media);
+    const message = await this.media.withStored(file, () => this.repo.update(id, { ...fields, media }));
+    if (file) await this.media.remove(current.media);
     return { message, msg: 'Template berhasil diperbarui.' };
   }
 
   async remove(id: number) {
     const gone = await this.repo.delete(id);
     if (!gone) throw notFound('Template not found');
-    if (gone.media) await this.removeMedia(gone.media);
+    await this.media.remove(gone.media);
     return { id, msg: 'Template berhasil dihapus.' };
   }
 
@@ -117,11 +107,11 @@ export class TemplatesService {
         const media = typeof v.media === 'string' && /^(https?:\/\/|\/uploads\/)/.test(v.media) ? v.media : null;
         try {
           // an item of the file, not a request body: a bad one is skipped with its reason
-          const fields = this.fields(
+          const fields = templateContent(
             parse(templateFields, { ...v, button: Array.isArray(v.button) ? JSON.stringify(v.button) : v.button }),
           );
           if (!fields.text_wa && !media) {
-            skip('Isi caption atau pilih media.');
+            skip(CAPTION_OR_MEDIA);
             continue;
           }
           valid.push({ ...fields, media });
@@ -141,26 +131,5 @@ export class TemplatesService {
       return out;
     });
     return { created, skipped };
-  }
-
-  /**
-   * Stores the uploaded medium, then runs `write` (the row that points at it); a refused write
-   * removes it again, so the store holds no medium that no template uses.
-   */
-  private async withStored<T>(file: Express.Multer.File | undefined, write: () => Promise<T>): Promise<T> {
-    if (!file) return write();
-    await this.files.put('template', file.filename, createReadStream(file.path), mimeOf(file.filename));
-    try {
-      return await write();
-    } catch (err) {
-      await this.files.remove('template', file.filename);
-      throw err;
-    }
-  }
-
-  private async removeMedia(url: string) {
-    if (!url.startsWith(TEMPLATE_MEDIA_URL)) return;
-    const name = storedName(url);
-    if (name) await this.files.remove('template', name);
   }
 }
