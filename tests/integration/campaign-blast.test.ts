@@ -414,7 +414,9 @@ describe('blasts drawing from campaigns', () => {
       'four incoming messages',
     );
     const incoming = await q<{ sender: string; campaign_id: number | null; optout: boolean }>(
-      sql`select sender, campaign_id, optout from incoming_messages where whatsapp_id = ${mine.id} order by id`,
+      // (the account handles its incoming messages at once: their order in the table is not the sending order)
+      sql`select sender, campaign_id, optout from incoming_messages where whatsapp_id = ${mine.id}
+          order by sender, optout`,
     );
     expect(incoming).toEqual([
       { sender: both, campaign_id: a.id, optout: false },
@@ -549,6 +551,12 @@ describe('blasts drawing from campaigns', () => {
       expect(row.margin).toBe(row.cost - row.fees);
     }
     expect((await api(users.admin).get(`/${c.id}/report`)).body).toEqual(report.body);
+    // the message log names the campaign and variant of each message
+    const log = await apiAs(h, users.admin, '/api/admin/messagelog').get(`/list-per-page?search=${targets[0]}`);
+    expect(log.status).toBe(200);
+    expect(log.body.data).toHaveLength(1);
+    expect(log.body.data[0].campaign_id).toBe(c.id);
+    expect(c.variants).toContain(log.body.data[0].variant_id);
     // another client: as if there were no such campaign; a member: not for them
     expect((await api(users.clientB).get(`/${c.id}/report`)).status).toBe(404);
     expect((await api(users.member).get(`/${c.id}/report`)).status).toBe(403);
@@ -569,13 +577,14 @@ describe('blasts drawing from campaigns', () => {
     const replies = await api(users.clientA).get(`/${c.id}/replies`);
     expect(replies.status).toBe(200);
     expect(replies.body.meta).toMatchObject({ total: 2 });
-    expect(
-      replies.body.data.map((r: { target: string; text: string; optout: boolean }) => [r.target, r.text, r.optout]),
-    ).toEqual([
-      [targets[1], 'stop', true],
-      [targets[0], 'Boleh info lebih lanjut', false],
+    // (the two replies were handled at once: newest first is by arrival, not by sending order)
+    const seen = (replies.body.data as Array<{ target: string; name: string; text: string; optout: boolean }>)
+      .map((r) => [r.target, r.name, r.text, r.optout])
+      .sort();
+    expect(seen).toEqual([
+      [targets[0], 'Rep-0', 'Boleh info lebih lanjut', false],
+      [targets[1], 'Rep-1', 'stop', true],
     ]);
-    expect(replies.body.data[1].name).toBe('Rep-0');
     for (const r of replies.body.data) {
       expect(Object.keys(r).sort()).toEqual(['at', 'id', 'name', 'optout', 'target', 'text', 'variant_id']);
     }

@@ -108,6 +108,8 @@ export const messageLogItem = z.object({
     .string()
     .nullable()
     .describe("the start of the template's text (WhatsApp markup), null when the template was deleted"),
+  campaign_id: int().nullable().describe('the campaign the message was sent for (issue 22); null: the default pool'),
+  variant_id: int().nullable().describe("the campaign's variant it was sent with; null: the default pool"),
   wa_message_id: z.string().nullable().describe("WhatsApp's id of the sent message (receipts and revokes name it)"),
   status: z.enum(MESSAGE_LOG_STATUSES),
   fee: int(),

@@ -67,6 +67,8 @@ export class CampaignSupervisor {
     if (this.running) return;
     this.running = true;
     try {
+      // started first: a campaign that sent everything between two looks is told started, then finished
+      await this.started();
       await this.finish('ended', sql`c.status in ('active', 'paused') and c.end_at <= now()`);
       const idle = sql`c.reserved - c.sent - c.unknown <= 0`;
       await this.finish(
@@ -80,7 +82,6 @@ export class CampaignSupervisor {
             and not exists (select 1 from phone_numbers p where p.campaign_id = c.id and p.status = 'active'
                             and p.last_sent is null)`,
       );
-      await this.started();
       await this.progress();
     } catch (err) {
       this.deps.log.warn({ err }, 'campaign supervisor: the campaigns could not be read; trying again');

@@ -109,11 +109,13 @@ export async function logIncoming(
         : sql`(${find(true)}) union all (${find(false)})`,
     );
     const target = targets.find((t) => t.campaign_id === null) ?? null;
-    const answered = await answeredCampaign(
-      tx,
-      m.accountId,
-      targets.filter((t) => t.campaign_id !== null).map((t) => t.id),
-    );
+    const campaignTargets = targets.filter((t) => t.campaign_id !== null).map((t) => t.id);
+    // two messages of one number at once: the second waits here for the first, so a reply counts once
+    if (campaignTargets.length && !optout) {
+      await tx.execute(sql`select id from phone_numbers where id = any(${`{${campaignTargets.join(',')}}`}::int[])
+                           order by id for update`);
+    }
+    const answered = await answeredCampaign(tx, m.accountId, campaignTargets);
     const [logged] = await rows<{ id: number; created_at: string | Date }>(
       tx,
       sql`insert into incoming_messages (whatsapp_id, phone_number_id, sender, text, button_id, optout, campaign_id)

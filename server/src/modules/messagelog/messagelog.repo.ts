@@ -78,6 +78,8 @@ type LogRow = Pick<
   | 'whatsapp_id'
   | 'target'
   | 'template_id'
+  | 'campaign_id'
+  | 'variant_id'
   | 'wa_message_id'
   | 'status'
   | 'fee'
@@ -174,7 +176,8 @@ export class MessageLogRepo {
     const list = await rows<LogRow>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
-                 m.target, m.template_id, left(t.text_wa, 60) as template_text, m.wa_message_id, m.status, m.fee,
+                 m.target, m.template_id, m.campaign_id, m.variant_id, left(t.text_wa, 60) as template_text,
+                 m.wa_message_id, m.status, m.fee,
                  m.fee_due, m.error, m.created_at, m.sent_at, m.delivered_at, m.read_at
           from (select * from message_logs m where ${logWhere(f)}${range}
                 order by ${order} limit ${limit} offset ${skip}) m
@@ -192,6 +195,8 @@ export class MessageLogRepo {
       target: r.target,
       template_id: r.template_id === null ? null : Number(r.template_id),
       template_text: r.template_text ?? null,
+      campaign_id: r.campaign_id === null ? null : Number(r.campaign_id),
+      variant_id: r.variant_id === null ? null : Number(r.variant_id),
       wa_message_id: r.wa_message_id ?? null,
       status: r.status as MessageLogStatus,
       fee: Number(r.fee),
