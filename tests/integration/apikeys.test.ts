@@ -12,7 +12,13 @@ import { useUsers } from '../support/factories';
  * a revoked key stops at once; each key has its own request budget.
  */
 const h = useApi({ apiKeyRate: { max: 30, windowMs: 60_000 } });
-const { member, admin, other } = useUsers(() => h.database.db, { member: 'member', admin: 'admin', other: 'member' });
+const { member, admin, other, client, rival } = useUsers(() => h.database.db, {
+  member: 'member',
+  admin: 'admin',
+  other: 'member',
+  client: 'client',
+  rival: 'client',
+});
 const keys = (token: string) => ({
   create: (body: object) => request(h.app).post('/api/admin/apikeys').set(bearer(token)).send(body),
   list: () => request(h.app).get('/api/admin/apikeys').set(bearer(token)),
@@ -54,6 +60,44 @@ describe('API keys', () => {
     expect((await request(h.app).get('/api/admin/users/members-per-page').set(withKey(adminKey))).status).toBe(200);
     const used = (await keys(member.token).list()).body.data.find((k: { id: number }) => k.id === body.id);
     expect(used.last_used_at).not.toBeNull();
+  });
+
+  it('work for a client: their own campaigns only, and a read-only key only reads them (issue 22)', async () => {
+    const key = (await keys(client.token).create({ name: 'agency' })).body.key as string;
+    const readOnly = (await keys(client.token).create({ name: 'report', read_only: true })).body.key as string;
+    const made = await request(h.app)
+      .post('/api/admin/campaigns')
+      .set(withKey(key))
+      .send({ name: 'Promo lewat API', budget_messages: 100 });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ client_id: client.id, status: 'draft' });
+    const id = made.body.data.id as number;
+    const listed = await request(h.app).get('/api/admin/campaigns').set(withKey(readOnly));
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((c: { id: number }) => c.id)).toEqual([id]);
+    expect((await request(h.app).get(`/api/admin/campaigns/${id}/report`).set(withKey(readOnly))).status).toBe(200);
+    // a read-only key does not write; another client's key does not see it; no member route opens
+    const write = await request(h.app)
+      .post(`/api/admin/campaigns/${id}/status`)
+      .set(withKey(readOnly))
+      .send({ status: 'pending' });
+    expect(write.status).toBe(403);
+    const rivalKey = (await keys(rival.token).create({ name: 'rival' })).body.key as string;
+    expect((await request(h.app).get(`/api/admin/campaigns/${id}`).set(withKey(rivalKey))).status).toBe(404);
+    expect((await request(h.app).get('/api/admin/campaigns').set(withKey(rivalKey))).body.data).toEqual([]);
+    expect((await request(h.app).get('/api/admin/whatsapp/list-per-page').set(withKey(key))).status).toBe(403);
+    expect((await request(h.app).get('/api/admin/phonenumber/list-per-page').set(withKey(key))).status).toBe(403);
+    const submitted = await request(h.app)
+      .post(`/api/admin/campaigns/${id}/status`)
+      .set(withKey(key))
+      .send({ status: 'pending' });
+    expect(submitted.status).toBe(200);
+    // approval stays the operator's
+    const approve = await request(h.app)
+      .post(`/api/admin/campaigns/${id}/status`)
+      .set(withKey(key))
+      .send({ status: 'active' });
+    expect(approve.status).toBe(403);
   });
 
   it('refuse writes when read-only, and every unknown or revoked key at once', async () => {
