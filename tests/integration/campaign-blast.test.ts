@@ -23,7 +23,9 @@ process.env.SIM_DELIVER_RATE = '1';
 process.env.SIM_READ_RATE = '0';
 process.env.SIM_ACK_DELAY_MS = '20';
 
-const h = useWaHarness({ blastSecondMs: 1, campaignTickMs: 50 });
+// campaign.progress at most every 300 ms here (a minute in production)
+const PROGRESS_MS = 300;
+const h = useWaHarness({ blastSecondMs: 1, campaignTickMs: 50, campaignProgressMs: PROGRESS_MS });
 const { wa, sim } = waHelpers(h);
 const users = useUsers(() => h.database.db, {
   admin: 'admin',
@@ -629,6 +631,46 @@ describe('blasts drawing from campaigns', () => {
     const reopened = await api(users.admin).post(`/${c.id}/topups`, { amount: 100 });
     expect(reopened.status).toBe(201);
     expect(reopened.body.data).toMatchObject({ status: 'paused', stop_reason: null, budget_amount: 100 });
+  });
+
+  it('tells campaign.progress while the campaign sends, never more often than its period', async () => {
+    const [hook] = await q<{ id: number }>(
+      sql`insert into webhook_endpoints (user_id, url, events, secret)
+          values (${users.clientA.id}, 'https://93.184.215.14/progress', '{campaign.progress}', 's') returning id`,
+    );
+    h.engine.webhooks.invalidate();
+    const c = await campaign({
+      client: users.clientA,
+      tag: 'Prog',
+      targets: numbers('7950', 20),
+      variants: [{ text: 'Prog' }],
+    });
+    // 100 ms between messages: about two seconds of sending
+    const pace = (min: number, max: number) =>
+      h.database.db.execute(
+        sql`update users set blast_interval_min = ${min}, blast_interval_max = ${max} where id = ${users.member.id}`,
+      );
+    await pace(100, 100);
+    try {
+      expect((await start(mine, users.member)).status).toBe(200);
+      await idle(mine);
+    } finally {
+      await pace(0, 1);
+    }
+    await h.engine.webhooks.flush();
+    const told = (
+      await q<{ body: string }>(sql`select body from webhook_deliveries where endpoint_id = ${hook?.id} order by id`)
+    ).map((d) => JSON.parse(d.body) as { created_at: string; data: { campaign_id: number; sent: number } });
+    expect(told.length).toBeGreaterThanOrEqual(2);
+    expect(told.every((t) => t.data.campaign_id === c.id)).toBe(true);
+    for (let i = 1; i < told.length; i++) {
+      const gap = Date.parse(told[i]?.created_at ?? '') - Date.parse(told[i - 1]?.created_at ?? '');
+      expect(gap).toBeGreaterThanOrEqual(PROGRESS_MS - 50);
+      // the figures only grow
+      expect(told[i]?.data.sent).toBeGreaterThanOrEqual(told[i - 1]?.data.sent ?? 0);
+    }
+    await h.database.db.execute(sql`delete from webhook_endpoints where id = ${hook?.id}`);
+    h.engine.webhooks.invalidate();
   });
 
   it("gives a claim's budget back when it is released, and keeps an unknown send's", async () => {

@@ -53,8 +53,9 @@ export interface WaHarnessOptions {
   webhooks?: { timeoutMs: number; retryBaseMs: number; retryForMs: number };
   /** how often the engine queues overdue webhook deliveries again */
   webhookSweepMs?: number;
-  /** how often the engine looks at the campaigns (CAMPAIGN_TICK_MS) */
+  /** how often the engine looks at the campaigns (CAMPAIGN_TICK_MS), and tells campaign.progress at most */
   campaignTickMs?: number;
+  campaignProgressMs?: number;
   /** how long qr-new-client waits for a code (1.5 s by default, so a code that never comes fails fast) */
   qrTimeoutMs?: number;
   /** the engine gets a DATA_DIR of its own, empty, as a worker on another host has (issue 19) */
@@ -93,6 +94,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       stuckAfter: opts.stuckAfter,
       webhookSweepMs: opts.webhookSweepMs,
       campaignTickMs: opts.campaignTickMs,
+      campaignProgressMs: opts.campaignProgressMs,
     });
   };
   const h: WaHarness = {

@@ -1,5 +1,6 @@
 import { type Db, type RawRow, rows } from '@wa/core/db/client';
 import type { campaigns } from '@wa/core/db/schema/index';
+import type { DependencyMonitor } from '@wa/core/dependencies';
 import type { Logger } from '@wa/core/logger';
 import type { WebhookEmitter } from '@wa/core/webhooks/webhooks';
 import type { CampaignStopReason } from '@wa/shared';
@@ -50,7 +51,18 @@ export class CampaignSupervisor {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
 
-  constructor(private readonly deps: { db: Db; log: Logger; webhooks: WebhookEmitter; tickMs?: number }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      log: Logger;
+      webhooks: WebhookEmitter;
+      /** the engine's view of the database: an outage is told there, once, not on every tick */
+      monitor?: DependencyMonitor;
+      tickMs?: number;
+      /** campaign.progress at most this often per campaign (PROGRESS_EVERY_MS; tests shorten it) */
+      progressEveryMs?: number;
+    },
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.deps.tickMs ?? CAMPAIGN_TICK_MS);
@@ -84,7 +96,9 @@ export class CampaignSupervisor {
       );
       await this.progress();
     } catch (err) {
-      this.deps.log.warn({ err }, 'campaign supervisor: the campaigns could not be read; trying again');
+      // an outage is the monitor's to tell; the next tick tries again by itself
+      const dep = await this.deps.monitor?.classify(err).catch(() => null);
+      if (!dep) this.deps.log.warn({ err }, 'campaign supervisor: the campaigns could not be moved; trying again');
     } finally {
       this.running = false;
     }
@@ -118,7 +132,8 @@ export class CampaignSupervisor {
       this.deps.db,
       sql`update campaigns c set progress_at = now()
           where c.status = 'active' and c.started_at is not null
-            and (c.progress_at is null or c.progress_at <= now() - ${`${PROGRESS_EVERY_MS} milliseconds`}::interval)
+            and (c.progress_at is null
+                 or c.progress_at <= now() - ${`${this.deps.progressEveryMs ?? PROGRESS_EVERY_MS} milliseconds`}::interval)
             and c.sent + c.failed > 0 and (c.progress_at is null or c.served_at > c.progress_at)
           returning ${FIGURES}`,
     );

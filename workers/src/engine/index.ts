@@ -56,8 +56,9 @@ export async function startEngine(opts: {
   webhooks?: Webhooks;
   /** how often overdue webhook deliveries are queued again (60 s) */
   webhookSweepMs?: number;
-  /** how often the campaigns are looked at (CAMPAIGN_TICK_MS; tests shorten it) */
+  /** how often the campaigns are looked at (CAMPAIGN_TICK_MS), and campaign.progress told at most (tests shorten them) */
   campaignTickMs?: number;
+  campaignProgressMs?: number;
   /** the driver to use instead of the one WA_DRIVER selects (tests: a real driver over a fake WhatsApp) */
   driver?: (store: SessionStore, db: Db) => WhatsAppDriver;
 }): Promise<Engine> {
@@ -108,7 +109,9 @@ export async function startEngine(opts: {
     db: opts.db,
     log: opts.log,
     webhooks,
+    monitor: host.monitor,
     tickMs: opts.campaignTickMs,
+    progressEveryMs: opts.campaignProgressMs,
   });
   campaigns.start();
   opts.log.info({ driver: opts.config.waDriver, workerId: host.workerId }, 'engine ready');
