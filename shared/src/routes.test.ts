@@ -22,12 +22,26 @@ describe('the route table of §2', () => {
     expect(canOpen('admin', '/no/such/screen')).toBe(false);
   });
 
+  it('opens the campaigns to their advertiser and the operator only (issue 22)', () => {
+    for (const role of ['client', 'admin', 'dev'] as const) {
+      for (const path of ['/campaigns', '/campaigns/:id', '/', '/profile']) expect(canOpen(role, path)).toBe(true);
+    }
+    for (const role of ['member', 'staff'] as const) {
+      for (const path of ['/campaigns', '/campaigns/:id']) expect(canOpen(role, path)).toBe(false);
+    }
+    for (const path of ['/member', '/whatsapp', '/whatsapp/create', '/report', '/settings', '/withdraw', '/bonus']) {
+      expect(canOpen('client', path), path).toBe(false);
+    }
+    expect(menuFor('client').map((i) => i.path)).toEqual(['/campaigns', '/profile']);
+    expect(menuFor('dev').map((i) => i.path)).toContain('/campaigns');
+  });
+
   it('gives dev every protected route', () => {
     for (const path of Object.keys(ROUTE_ROLES)) expect(canOpen('dev', path)).toBe(true);
   });
 
   it('lists only screens the role may open in its menu', () => {
-    for (const role of ['member', 'staff', 'dev', 'admin'] as const) {
+    for (const role of ['member', 'staff', 'dev', 'admin', 'client'] as const) {
       const items = menuFor(role).flatMap((i) => i.children ?? [i]);
       for (const item of items.filter((i) => !i.external)) {
         expect(canOpen(role, item.path), `${role} ${item.path}`).toBe(true);
@@ -43,6 +57,7 @@ describe('the route table of §2', () => {
       '/generator/list',
       '/validator/list',
       '/message',
+      '/campaigns',
       '/withdraw/requested',
       '/report',
       '/bonus',

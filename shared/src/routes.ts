@@ -5,7 +5,7 @@ import { type Role, TELEGRAM_URL } from './constants';
  * read it; the server enforces the matching rules on its API routes.
  */
 export const ROUTE_ROLES: Record<string, readonly Role[]> = {
-  /** issue 22's client: their home leads to their profile until the campaign screens land */
+  /** issue 22's client: their home leads to their campaigns */
   '/': ['member', 'dev', 'admin', 'staff', 'client'],
   '/dashboard': ['member', 'dev', 'admin', 'staff', 'client'],
   '/profile': ['member', 'dev', 'admin', 'staff', 'client'],
@@ -39,6 +39,9 @@ export const ROUTE_ROLES: Record<string, readonly Role[]> = {
   '/level': ['dev', 'admin'],
   '/level/create': ['dev', 'admin'],
   '/level/edit': ['dev', 'admin'],
+  /** issue 22: an advertiser's campaigns (their own), everybody's for admins and devs */
+  '/campaigns': ['dev', 'admin', 'client'],
+  '/campaigns/:id': ['dev', 'admin', 'client'],
   '/monitor/local': ['dev'],
   '/monitor/remote': ['dev'],
   '/monitor/socket': ['dev'],
@@ -68,6 +71,7 @@ const ADMIN_MENU: MenuItem[] = [
   { path: '/generator/list', label: 'Daftar Generator', icon: 'cpu' },
   { path: '/validator/list', label: 'Daftar Validator', icon: 'shield-check' },
   { path: '/message', label: 'Template Pesan', icon: 'message-square' },
+  { path: '/campaigns', label: 'Campaigns', icon: 'megaphone' },
   { path: '/withdraw/requested', label: 'Permintaan Withdraw', icon: 'banknote' },
   { path: '/report', label: 'Laporan', icon: 'chart-column' },
   { path: '/bonus', label: 'Bonus', icon: 'gift' },
@@ -122,8 +126,14 @@ const STAFF_MENU: MenuItem[] = [
   { path: '/profile', label: 'Profile', icon: 'user' },
 ];
 
-/** An advertiser (issue 22): their own profile; their campaigns go through the API for now. */
-const CLIENT_MENU: MenuItem[] = [{ path: '/profile', label: 'Profile', icon: 'user' }];
+/**
+ * An advertiser (issue 22): their campaigns and their profile, where their API keys and webhooks
+ * are (cards of /profile, not screens of their own).
+ */
+const CLIENT_MENU: MenuItem[] = [
+  { path: '/campaigns', label: 'Campaigns', icon: 'megaphone' },
+  { path: '/profile', label: 'Profile', icon: 'user' },
+];
 
 /** The sidebar menu of §2 for a role. */
 export function menuFor(role: Role): MenuItem[] {

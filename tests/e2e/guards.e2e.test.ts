@@ -7,12 +7,14 @@ import { launchBrowser, newPage, signInAs } from './support/browser';
 
 let server: TestServer;
 let browser: Browser;
-const users: Record<'member' | 'staff' | 'dev' | 'admin', TestUser> = {} as never;
+const users: Record<'member' | 'staff' | 'dev' | 'admin' | 'client', TestUser> = {} as never;
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  for (const role of ['member', 'staff', 'dev', 'admin'] as const) users[role] = await server.createUser({ role });
+  for (const role of ['member', 'staff', 'dev', 'admin', 'client'] as const) {
+    users[role] = await server.createUser({ role });
+  }
 });
 afterAll(async () => {
   await browser?.close();
@@ -42,6 +44,11 @@ describe('route guards of §2', () => {
       ['staff', '/whatsapp'],
       ['admin', '/withdraw'],
       ['admin', '/monitor/local'],
+      ['member', '/campaigns'],
+      ['staff', '/campaigns/1'],
+      ['client', '/member'],
+      ['client', '/whatsapp'],
+      ['client', '/settings'],
       ['dev', '/no-such-thing'],
     ];
     for (const [role, path] of cases) {
@@ -66,6 +73,8 @@ describe('route guards of §2', () => {
       ['admin', '/settings', 'Form Pengaturan'],
       ['dev', '/monitor/realtime', 'Monitor Realtime'],
       ['dev', '/withdraw', 'Withdraw'],
+      ['client', '/campaigns', 'Campaigns'],
+      ['admin', '/campaigns', 'Campaigns'],
     ];
     for (const [role, path, title] of cases) {
       const { context, page, shell } = await visitAs(role, path);
@@ -84,6 +93,12 @@ describe('route guards of §2', () => {
     await context.close();
   });
 
+  it('redirects a client from / to their campaigns', async () => {
+    const { context, page } = await visitAs('client', '/');
+    await page.waitForURL(`${server.url}/campaigns`);
+    await context.close();
+  });
+
   it('shows each role its own menu', async () => {
     const admin = await visitAs('admin', '/');
     await expect
@@ -95,6 +110,7 @@ describe('route guards of §2', () => {
         'Daftar Generator',
         'Daftar Validator',
         'Template Pesan',
+        'Campaigns',
         'Permintaan Withdraw',
         'Laporan',
         'Bonus',
@@ -127,6 +143,9 @@ describe('route guards of §2', () => {
       .poll(() => staff.shell.menuLabels())
       .toEqual(['Permintaan Withdraw', 'Laporan', 'Daftar Generator', 'Daftar Validator', 'Profile']);
     await staff.context.close();
+    const client = await visitAs('client', '/profile');
+    await expect.poll(() => client.shell.menuLabels()).toEqual(['Campaigns', 'Profile']);
+    await client.context.close();
   });
 
   it('logs out silently when the server refuses the stored token', async () => {

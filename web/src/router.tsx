@@ -8,6 +8,8 @@ import { SignInPage } from './features/auth/sign-in-page';
 import { SignUpPage } from './features/auth/sign-up-page';
 import { BonusCreatePage } from './features/bonus/bonus-create-page';
 import { BonusPage } from './features/bonus/bonus-page';
+import { CampaignPage } from './features/campaigns/campaign-page';
+import { CampaignsPage } from './features/campaigns/campaigns-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
 import { NotAuthorizedPage } from './features/errors/not-authorized-page';
 import { NotFoundPage } from './features/errors/not-found-page';
@@ -83,6 +85,8 @@ const PAGES: Record<string, React.ReactNode> = {
   '/withdraw': <WithdrawPage />,
   '/withdraw/requested': <WithdrawRequestedPage />,
   '/report': <ReportPage />,
+  '/campaigns': <CampaignsPage />,
+  '/campaigns/:id': <CampaignPage />,
   '/monitor/local': <MonitorPage kind="local" />,
   '/monitor/remote': <MonitorPage kind="remote" />,
   '/monitor/socket': <MonitorPage kind="socket" />,

@@ -33,12 +33,15 @@ const count = (n: number | undefined) => (n === undefined ? null : n.toLocaleStr
 /** Whole rupiah, id-ID, no decimals (§1, §9), or null while unknown. */
 const money = (n: number | undefined) => (n === undefined ? null : formatRupiah(n));
 
-/** / and /dashboard (§2 Dashboard): staff go to withdrawal requests; members and admins get their own view. */
+/**
+ * / and /dashboard (§2 Dashboard): staff go to withdrawal requests, clients to their campaigns;
+ * members and admins get their own view.
+ */
 export function DashboardPage() {
   const { user } = useAuth();
   if (!user) return null;
   if (user.role === 'staff') return <Navigate to="/withdraw/requested?page=1" replace />;
-  if (user.role === 'client') return <Navigate to="/profile" replace />;
+  if (user.role === 'client') return <Navigate to="/campaigns" replace />;
   return user.role === 'member' ? <MemberDashboard user={user} /> : <AdminDashboard user={user} />;
 }
 

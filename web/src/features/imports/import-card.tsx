@@ -1,17 +1,19 @@
-import type { ImportSkippedRow, PHONE_NUMBERS, PROXIES } from '@wa/shared';
+import type { ImportSkippedRow } from '@wa/shared';
 import { Upload } from 'lucide-react';
 import { type FormEvent, useRef, useState } from 'react';
-import { errorText, requestForm, urlOf } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card } from '../../components/page-breadcrumb';
 import { saveFile, streamDownload } from '../../lib/download';
 
 export interface ImportCardProps {
-  /** the import's route: PHONE_NUMBERS.import or PROXIES.import */
-  route: typeof PHONE_NUMBERS.import | typeof PROXIES.import;
-  /** the route of the full skipped list (CSV): PHONE_NUMBERS.skipped or PROXIES.skipped */
-  skippedRoute: typeof PHONE_NUMBERS.skipped | typeof PROXIES.skipped;
+  /** sends the form (multipart field `file`) to the import's route (PHONE_NUMBERS.import, PROXIES.import, …) */
+  upload(form: FormData): Promise<ImportAnswer>;
+  /** the address of the full skipped list (CSV) an import answered as `skipped_id` */
+  skippedUrl(skippedId: string): string;
+  /** told after an import that registered rows (a list beside the card refetches) */
+  onImported?(): void;
   /** the word in the texts: 'nomor' or 'proxy' */
   noun: string;
   /** the skipped rows' key column: number or value */
@@ -26,7 +28,7 @@ export interface ImportCardProps {
 const PREVIEW = 5;
 
 /** What an import answers (§3 Import result); `skipped` holds the first 1,000 of `skipped_total`. */
-interface ImportAnswer {
+export interface ImportAnswer {
   total: number;
   skipped: ImportSkippedRow[];
   skipped_total: number;
@@ -34,13 +36,14 @@ interface ImportAnswer {
 }
 
 /**
- * The upload card of §2 (phone numbers, proxies): .csv or .json only, the count registered, the
+ * The upload card of §2 (phone numbers, proxies, a campaign's targets): .csv or .json only, the count registered, the
  * first five skipped rows with their line, reason and the total, and the skipped list: the full
  * list as CSV from the server (kept there an hour), and as JSON when the answer holds all of it.
  */
 export function ImportCard({
-  route,
-  skippedRoute,
+  upload,
+  skippedUrl,
+  onImported,
   noun,
   keyColumn,
   csvColumns,
@@ -69,7 +72,7 @@ export function ImportCard({
     try {
       const form = new FormData();
       form.append('file', file);
-      const res = await requestForm(route, form, { fallback });
+      const res = await upload(form);
       setResult({
         total: res.total,
         skipped: res.skipped,
@@ -78,6 +81,7 @@ export function ImportCard({
       });
       setFile(null);
       if (input.current) input.current.value = '';
+      if (res.total > 0) onImported?.();
     } catch (err) {
       setError(errorText(err, fallback));
     } finally {
@@ -140,7 +144,7 @@ export function ImportCard({
                 <Button
                   variant="outline"
                   size="sm"
-                  onClick={() => streamDownload(`/api${urlOf(skippedRoute, { params: { id: result.skipped_id } })}`)}
+                  onClick={() => result.skipped_id && streamDownload(skippedUrl(result.skipped_id))}
                 >
                   Download CSV
                 </Button>

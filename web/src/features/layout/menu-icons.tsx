@@ -8,6 +8,7 @@ import {
   Layers,
   LayoutDashboard,
   type LucideIcon,
+  Megaphone,
   MessageSquare,
   Phone,
   Send,
@@ -40,4 +41,5 @@ export const MENU_ICONS: Record<string, LucideIcon> = {
   send: Send,
   wallet: Wallet,
   activity: Activity,
+  megaphone: Megaphone,
 };

@@ -1,5 +1,5 @@
 import { type BodyIn, PHONE_NUMBERS, type PhoneStatus } from '@wa/shared';
-import { request, urlOf } from '../../api/client';
+import { request, requestForm, urlOf } from '../../api/client';
 
 export const phoneNumbersApi = {
   page: (page: number, search: string, status?: PhoneStatus) =>
@@ -12,4 +12,8 @@ export const phoneNumbersApi = {
   remove: (id: number) => request(PHONE_NUMBERS.remove, { params: { id }, fallback: 'Error deleting Phone Number' }),
   /** the export's download address */
   exportUrl: (format: 'csv' | 'json') => `/api${urlOf(PHONE_NUMBERS.export, { query: { format } })}`,
+  /** the import card's upload (multipart field `file`) */
+  import: (form: FormData) => requestForm(PHONE_NUMBERS.import, form, { fallback: 'Error importing CSV' }),
+  /** the full skipped list of an import (CSV, kept an hour) */
+  skippedUrl: (id: string) => `/api${urlOf(PHONE_NUMBERS.skipped, { params: { id } })}`,
 };

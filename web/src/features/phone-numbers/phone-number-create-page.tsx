@@ -1,4 +1,3 @@
-import { PHONE_NUMBERS } from '@wa/shared';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
@@ -35,8 +34,8 @@ export function PhoneNumberCreatePage() {
       title="Tambah Phone Number"
       upload={
         <ImportCard
-          route={PHONE_NUMBERS.import}
-          skippedRoute={PHONE_NUMBERS.skipped}
+          upload={phoneNumbersApi.import}
+          skippedUrl={phoneNumbersApi.skippedUrl}
           noun="nomor"
           keyColumn="number"
           csvColumns={['number', 'name', 'status']}

@@ -1,4 +1,4 @@
-import { type CreatedWebhook, WEBHOOK_EVENTS, type WebhookDto } from '@wa/shared';
+import { type CreatedWebhook, normalizeRole, type WebhookDto } from '@wa/shared';
 import { Copy, Webhook, X } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
@@ -14,6 +14,7 @@ import { Card } from '../../components/page-breadcrumb';
 import { SaveButton } from '../../components/save-button';
 import { useRowDelete } from '../../lib/use-row-delete';
 import { useSubmit } from '../../lib/use-submit';
+import { useAuth } from '../auth/auth-context';
 import { webhooksApi } from './api';
 import {
   createWebhookInput,
@@ -24,6 +25,7 @@ import {
   WEBHOOK_UI,
   type WebhookForm,
   type WebhookRow,
+  webhookEventsFor,
   webhookRow,
   withCreatedWebhook,
   withId,
@@ -184,6 +186,9 @@ function DeliveriesModal({ hook, onClose }: { hook: WebhookRow | null; onClose()
 
 /** The profile's Webhook section: add an endpoint (its secret shown once), list, pause, delete, deliveries. */
 export function WebhooksCard() {
+  const { user } = useAuth();
+  // the events this role may choose (a client's webhooks take only campaign events)
+  const events = webhookEventsFor(normalizeRole(user?.role));
   const [hooks, setHooks] = useState<WebhookDto[]>([]);
   const [loading, setLoading] = useState(true);
   const [listError, setListError] = useState<string | null>(null);
@@ -362,7 +367,7 @@ export function WebhooksCard() {
           <fieldset>
             <legend className="mb-1.5 text-sm font-medium text-gray-700 dark:text-gray-400">{T.events}</legend>
             <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
-              {WEBHOOK_EVENTS.map((ev) => (
+              {events.map((ev) => (
                 <CheckboxField
                   key={ev}
                   name={`event:${ev}`}

@@ -1,4 +1,11 @@
-import { type CreatedWebhook, WEBHOOK_TEXTS, type WebhookDeliveryDto, type WebhookDto } from '@wa/shared';
+import {
+  CAMPAIGN_WEBHOOK_EVENTS,
+  type CreatedWebhook,
+  WEBHOOK_EVENTS,
+  WEBHOOK_TEXTS,
+  type WebhookDeliveryDto,
+  type WebhookDto,
+} from '@wa/shared';
 import { describe, expect, it } from 'vitest';
 import { formatWhen } from './api-keys';
 import {
@@ -8,6 +15,7 @@ import {
   statusTone,
   toggleEvent,
   WEBHOOK_UI,
+  webhookEventsFor,
   webhookRow,
   withCreatedWebhook,
   withId,
@@ -186,5 +194,16 @@ describe('prettyBody', () => {
   it('indents JSON and leaves anything else as it is', () => {
     expect(prettyBody('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyBody('not json')).toBe('not json');
+  });
+});
+
+describe('webhookEventsFor', () => {
+  it('offers a client only campaign events, a member none of them, admins and devs every event', () => {
+    expect(webhookEventsFor('client')).toEqual([...CAMPAIGN_WEBHOOK_EVENTS]);
+    expect(webhookEventsFor('admin')).toEqual([...WEBHOOK_EVENTS]);
+    expect(webhookEventsFor('dev')).toEqual([...WEBHOOK_EVENTS]);
+    const member = webhookEventsFor('member');
+    expect(member).toContain('withdraw.status');
+    for (const e of CAMPAIGN_WEBHOOK_EVENTS) expect(member).not.toContain(e);
   });
 });

@@ -1,7 +1,9 @@
 import {
+  CAMPAIGN_WEBHOOK_EVENTS,
   type CreatedWebhook,
   createWebhookBody,
   fieldErrors,
+  type Role,
   WEBHOOK_CAP,
   WEBHOOK_EVENTS,
   WEBHOOK_HEADERS,
@@ -85,6 +87,18 @@ export interface WebhookForm {
 }
 
 export const EMPTY_WEBHOOK_FORM: WebhookForm = { url: '', description: '', events: [] };
+
+const campaignEvent = (e: WebhookEvent) => (CAMPAIGN_WEBHOOK_EVENTS as readonly WebhookEvent[]).includes(e);
+
+/**
+ * The events a role may subscribe to, as the server rules (issue 22): a client only their
+ * campaigns' events, admins and devs every event, anyone else every event but the campaigns'.
+ */
+export function webhookEventsFor(role: Role | null): readonly WebhookEvent[] {
+  if (role === 'client') return CAMPAIGN_WEBHOOK_EVENTS;
+  if (role === 'admin' || role === 'dev') return WEBHOOK_EVENTS;
+  return WEBHOOK_EVENTS.filter((e) => !campaignEvent(e));
+}
 
 /** The events with `event` ticked or unticked, always in the order of WEBHOOK_EVENTS. */
 export function toggleEvent(list: readonly WebhookEvent[], event: WebhookEvent, on: boolean): WebhookEvent[] {

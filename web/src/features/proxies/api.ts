@@ -1,5 +1,5 @@
 import { type BodyIn, PROXIES } from '@wa/shared';
-import { request, urlOf } from '../../api/client';
+import { request, requestForm, urlOf } from '../../api/client';
 
 export const proxiesApi = {
   page: (page: number) => request(PROXIES.page, { query: { page }, fallback: 'Error fetching Proxy list' }),
@@ -11,4 +11,8 @@ export const proxiesApi = {
   remove: (id: number) => request(PROXIES.remove, { params: { id }, fallback: 'Error deleting Proxy' }),
   /** the export's download address */
   exportUrl: (format: 'csv' | 'json') => `/api${urlOf(PROXIES.export, { query: { format } })}`,
+  /** the import card's upload (multipart field `file`) */
+  import: (form: FormData) => requestForm(PROXIES.import, form, { fallback: 'Error importing File' }),
+  /** the full skipped list of an import (CSV, kept an hour) */
+  skippedUrl: (id: string) => `/api${urlOf(PROXIES.skipped, { params: { id } })}`,
 };

@@ -1,4 +1,3 @@
-import { PROXIES } from '@wa/shared';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
@@ -32,8 +31,8 @@ export function ProxyCreatePage() {
       title="Tambah Proxy"
       upload={
         <ImportCard
-          route={PROXIES.import}
-          skippedRoute={PROXIES.skipped}
+          upload={proxiesApi.import}
+          skippedUrl={proxiesApi.skippedUrl}
           noun="proxy"
           keyColumn="value"
           csvColumns={['value', 'status']}
