@@ -113,6 +113,8 @@ export const POLICY = {
   'campaign.price': { any: ADMIN_DEV, refusal: 'Only an admin or dev sets the price and the priority.' },
   /** recording what an advertiser paid (a top-up adds to the campaign's rupiah budget) */
   'campaign.topup': { any: ADMIN_DEV, refusal: 'Only an admin or dev records a top-up.' },
+  /** the client users a campaign may be made for */
+  'campaign.clients': { any: ADMIN_DEV, refusal: 'Only an admin or dev lists the clients.' },
 
   // dev monitor
   monitor: { any: ['dev'] },

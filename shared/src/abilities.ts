@@ -44,6 +44,7 @@ export const ABILITIES = [
   'campaign.approve',
   'campaign.price',
   'campaign.topup',
+  'campaign.clients',
   'monitor',
 ] as const;
 

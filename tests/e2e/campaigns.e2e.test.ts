@@ -186,6 +186,13 @@ describe('campaigns', () => {
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.textContent()).toContain('Andi Klien');
     expect(await row.textContent()).toContain('Awaiting approval');
+    // a new campaign's client is picked from the client users, by name
+    await page.getByRole('button', { name: 'New campaign' }).click();
+    const pick = page.getByTestId('new-campaign-form').getByLabel('Client');
+    await expect
+      .poll(() => pick.locator('option').allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringContaining('Andi Klien')]));
+    await page.getByRole('button', { name: 'Cancel' }).click();
     await row.getByRole('link', { name: NAME }).click();
     await page.waitForURL(`${server.url}/campaigns/${id}`);
     await expect.poll(() => campaigns.moves()).toEqual(['Back to draft', 'Approve campaign', 'Finish', 'Delete']);
@@ -275,6 +282,9 @@ describe('campaigns', () => {
     const [day, total] = records(report.text);
     expect(day).toMatchObject({ variant_id: String(variant.id), sent: '2', delivered: '2', failed: '1', cost: '2000' });
     expect(total).toMatchObject({ day: 'total', sent: '2', replied: '1', cost: '2000' });
+    // the operator's columns stay the operator's in the client's download too
+    expect(day).not.toHaveProperty('fees');
+    expect(day).not.toHaveProperty('margin');
     await context.close();
   });
 

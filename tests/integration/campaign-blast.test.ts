@@ -529,30 +529,27 @@ describe('blasts drawing from campaigns', () => {
     await until(async () => (await campaignRow(c.id))?.optout === 1, 'the opt-out counted');
 
     const api = (u: { token: string } | null) => apiAs(h, u as never, '/api/admin/campaigns');
-    const report = await api(users.clientA).get(`/${c.id}/report`);
+    // the operator's report: every figure, fees paid to the members and the margin included
+    const report = await api(users.admin).get(`/${c.id}/report`);
     expect(report.status).toBe(200);
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date());
     expect(report.body.rows.map((r: { day: string }) => r.day)).toEqual([day, day]);
     expect(report.body.rows.map((r: { variant_id: number }) => r.variant_id)).toEqual(c.variants);
-    expect(report.body.totals).toEqual({
-      sent: 6,
-      delivered: 6,
-      read: 0,
-      failed: 0,
-      unknown: 0,
-      replied: 2,
-      optout: 1,
-      cost: 600,
-      fees: 6 * FEE,
-      margin: 600 - 6 * FEE,
-    });
+    const figures = { sent: 6, delivered: 6, read: 0, failed: 0, unknown: 0, replied: 2, optout: 1, cost: 600 };
+    expect(report.body.totals).toEqual({ ...figures, fees: 6 * FEE, margin: 600 - 6 * FEE });
     // each variant's row: its own messages, replies and money
     for (const row of report.body.rows as Array<{ sent: number; cost: number; fees: number; margin: number }>) {
       expect(row.cost).toBe(row.sent * 100);
       expect(row.fees).toBe(row.sent * FEE);
       expect(row.margin).toBe(row.cost - row.fees);
     }
-    expect((await api(users.admin).get(`/${c.id}/report`)).body).toEqual(report.body);
+    // the advertiser's: the same figures, without what the members were paid or the operator's margin
+    const theirs = await api(users.clientA).get(`/${c.id}/report`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.totals).toEqual({ ...figures, fees: null, margin: null });
+    expect(theirs.body.rows).toEqual(
+      report.body.rows.map((r: Record<string, unknown>) => ({ ...r, fees: null, margin: null })),
+    );
     // the message log names the campaign and variant of each message
     const log = await apiAs(h, users.admin, '/api/admin/messagelog').get(`/list-per-page?search=${targets[0]}`);
     expect(log.status).toBe(200);
@@ -564,15 +561,18 @@ describe('blasts drawing from campaigns', () => {
     expect((await api(users.member).get(`/${c.id}/report`)).status).toBe(403);
     expect((await api(null).get(`/${c.id}/report`)).status).toBe(401);
 
-    const csv = await api(users.clientA).get(`/${c.id}/report/export?format=csv`);
+    const csv = await api(users.admin).get(`/${c.id}/report/export?format=csv`);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     const lines = csv.text.trim().split('\n');
     expect(lines[0]).toBe('day,variant_id,sent,delivered,read,failed,unknown,replied,optout,cost,fees,margin');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe(`total,,6,6,0,0,0,2,1,600,${6 * FEE},${600 - 6 * FEE}`);
+    const clientCsv = (await api(users.clientA).get(`/${c.id}/report/export?format=csv`)).text.trim().split('\n');
+    expect(clientCsv[0]).toBe('day,variant_id,sent,delivered,read,failed,unknown,replied,optout,cost');
+    expect(clientCsv[3]).toBe('total,,6,6,0,0,0,2,1,600');
     const json = await api(users.clientA).get(`/${c.id}/report/export?format=json`);
-    expect(JSON.parse(json.text)).toEqual(report.body);
+    expect(JSON.parse(json.text)).toEqual(theirs.body);
     expect((await api(users.clientA).get(`/${c.id}/report/export?format=xml`)).status).toBe(400);
 
     // the replies: the number, its name and what it said, never the member's account

@@ -191,6 +191,25 @@ describe('admins and devs', () => {
       expect(res.body.errors).toEqual({ client_id: CAMPAIGN_TEXTS.notClient });
     }
   });
+
+  it('list the clients a campaign may be made for; nobody else may', async () => {
+    const listed = await as(admin).get('/clients');
+    expect(listed.status).toBe(200);
+    const ids = listed.body.data.map((c: { id: number }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([client.id, other.id]));
+    expect(ids).not.toContain(member.id);
+    expect(listed.body.data.find((c: { id: number }) => c.id === client.id)).toEqual({
+      id: client.id,
+      name: expect.any(String),
+      email: client.email,
+    });
+    expect((await as(dev).get('/clients')).status).toBe(200);
+    for (const u of [client, member, staff]) {
+      const refused = await as(u).get('/clients');
+      expect(refused.status).toBe(403);
+      expect(refused.body.msg).toBeTruthy();
+    }
+  });
 });
 
 describe('members and staff', () => {

@@ -262,6 +262,7 @@ describe('the OpenAPI document describes the answers', () => {
     );
     const id = made.data.id;
     await call(as, 'get', '/admin/campaigns');
+    await call({ session: dev }, 'get', '/admin/campaigns/clients');
     await call(as, 'get', '/admin/campaigns/{id}', { id });
     await call(as, 'put', '/admin/campaigns/{id}', { id }, { end_at: new Date(Date.now() + 86_400_000).toISOString() });
     await call(as, 'post', '/admin/campaigns/{id}/status', { id }, { status: 'pending' });

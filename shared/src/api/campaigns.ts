@@ -20,6 +20,7 @@ import {
   updateCampaignTemplateBody,
 } from '../contract/campaign-templates';
 import {
+  campaignClientList,
   campaignList,
   campaignListQuery,
   campaignResponse,
@@ -52,6 +53,14 @@ export const CAMPAIGNS = routes('campaigns', '/admin/campaigns', {
     body: createCampaignBody,
     status: 201,
     response: campaignResponse,
+  },
+  // before /{id}: a path of its own
+  clients: {
+    method: 'get',
+    path: '/clients',
+    summary: 'The users with the client role, whom a campaign may be made for (admin and dev)',
+    access: 'campaign.clients',
+    response: campaignClientList,
   },
   get: {
     method: 'get',

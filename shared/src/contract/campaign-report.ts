@@ -19,8 +19,12 @@ export const campaignReportRow = z.object({
   replied: z.number().int().describe('targets that answered these messages'),
   optout: z.number().int().describe('targets that opted out in their answer'),
   cost: z.number().int().describe("rupiah the advertiser owes: the delivered messages at the campaign's price"),
-  fees: z.number().int().describe('rupiah paid to the members and their referrers for these messages'),
-  margin: z.number().int().describe("the operator's: cost − fees"),
+  fees: z
+    .number()
+    .int()
+    .nullable()
+    .describe("rupiah paid to the members and their referrers for these messages (null for a client: the operator's)"),
+  margin: z.number().int().nullable().describe("the operator's: cost − fees (null for a client)"),
 });
 export type CampaignReportRow = z.infer<typeof campaignReportRow>;
 
@@ -34,7 +38,7 @@ export const campaignReport = z.object({
 });
 export type CampaignReport = z.infer<typeof campaignReport>;
 
-/** The report export's columns, in order. */
+/** The report export's columns, in order (a client's export leaves out `CAMPAIGN_OPERATOR_COLUMNS`). */
 export const CAMPAIGN_REPORT_COLUMNS = [
   'day',
   'variant_id',
@@ -49,6 +53,9 @@ export const CAMPAIGN_REPORT_COLUMNS = [
   'fees',
   'margin',
 ] as const satisfies readonly (keyof CampaignReportRow)[];
+
+/** The report's columns that are the operator's business: a client's report and export have none. */
+export const CAMPAIGN_OPERATOR_COLUMNS = ['fees', 'margin'] as const satisfies readonly (keyof CampaignReportRow)[];
 
 /** A reply to a campaign's message, as its advertiser sees it: the number and what it said. */
 export const campaignReplyDto = z.object({

@@ -145,6 +145,10 @@ export const campaignDto = z.object({
   replied: z.number().int(),
   optout: z.number().int(),
   spent: z.number().int().describe('rupiah: the delivered messages at the price'),
+  unknown: z
+    .number()
+    .int()
+    .describe('sends a worker lost mid-way: they may have left, so they count against the budget, unpaid'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -153,3 +157,8 @@ export type CampaignDto = z.infer<typeof campaignDto>;
 export const campaignResponse = z.object({ data: campaignDto });
 export const campaignList = pagedOf(campaignDto);
 export const deletedCampaign = z.object({ id: z.number().int(), msg: z.string() });
+
+/** GET /api/admin/campaigns/clients (admin, dev): the users with the client role, for a new campaign. */
+export const campaignClientList = z.object({
+  data: z.array(z.object({ id: z.number().int(), name: z.string(), email: z.string() })),
+});

@@ -4,7 +4,6 @@ import { pageWindow } from '@wa/core/paging';
 import type {
   CampaignDto,
   CampaignReplyDto,
-  CampaignReport,
   CampaignReportRow,
   CampaignReportTotals,
   CampaignTopupDto,
@@ -26,6 +25,13 @@ export interface LeadRow {
 
 type ReportRow = Omit<CampaignReportRow, 'cost' | 'margin' | 'fees'> & { fees: Int8 };
 
+/** The report with every figure, the operator's included (a client's has its fees and margin taken out). */
+type Whole<T> = Omit<T, 'fees' | 'margin'> & { fees: number; margin: number };
+export interface WholeReport {
+  rows: Whole<CampaignReportRow>[];
+  totals: Whole<CampaignReportTotals>;
+}
+
 /**
  * A campaign's evidence (issue 22), read from its message logs and the replies attributed to it:
  * each message counts on the day it was sent (APP_TIMEZONE), with its variant; a reply and an
@@ -38,7 +44,7 @@ export class CampaignReportRepo {
   ) {}
 
   /** The report per day and variant, and its totals; cost is the delivered messages at the campaign's price. */
-  async report(c: Pick<CampaignDto, 'id' | 'price_per_delivered'>): Promise<CampaignReport> {
+  async report(c: Pick<CampaignDto, 'id' | 'price_per_delivered'>): Promise<WholeReport> {
     const found = await rows<ReportRow>(
       this.db,
       sql`with r as (
@@ -58,7 +64,7 @@ export class CampaignReportRepo {
           where m.campaign_id = ${c.id}
           group by 1, 2 order by 1, 2 nulls last`,
     );
-    const list: CampaignReportRow[] = found.map((r) => {
+    const list: WholeReport['rows'] = found.map((r) => {
       const cost = Number(r.delivered) * c.price_per_delivered;
       const fees = Number(r.fees);
       return {
@@ -76,7 +82,7 @@ export class CampaignReportRepo {
         margin: cost - fees,
       };
     });
-    const totals: CampaignReportTotals = {
+    const totals: WholeReport['totals'] = {
       sent: 0,
       delivered: 0,
       read: 0,
@@ -88,7 +94,7 @@ export class CampaignReportRepo {
       fees: 0,
       margin: 0,
     };
-    for (const r of list) for (const k of Object.keys(totals) as (keyof CampaignReportTotals)[]) totals[k] += r[k];
+    for (const r of list) for (const k of Object.keys(totals) as (keyof WholeReport['totals'])[]) totals[k] += r[k];
     return { rows: list, totals };
   }
 

@@ -1,4 +1,10 @@
-import { CAMPAIGN_LEAD_COLUMNS, CAMPAIGN_REPORT_COLUMNS, CAMPAIGNS, csvCell } from '@wa/shared';
+import {
+  CAMPAIGN_LEAD_COLUMNS,
+  CAMPAIGN_OPERATOR_COLUMNS,
+  CAMPAIGN_REPORT_COLUMNS,
+  CAMPAIGNS,
+  csvCell,
+} from '@wa/shared';
 import { Router } from 'express';
 import { actorOf } from '../../http/auth';
 import { bind } from '../../http/route';
@@ -12,9 +18,16 @@ import type { CampaignReportService } from './campaign-report.service';
  */
 export function campaignReportRoutes(reports: CampaignReportService): Router {
   const r = Router();
-  bind(r, CAMPAIGNS.report, ({ params, req }) => reports.report(actorOf(req), params.id));
+  bind(r, CAMPAIGNS.report, async ({ params, req }) => {
+    const { operator: _, ...report } = await reports.report(actorOf(req), params.id);
+    return report;
+  });
   bind(r, CAMPAIGNS.reportExport, async ({ params, query, req, res }) => {
-    const { report } = await reports.reportFor(actorOf(req), params.id);
+    const { operator, ...report } = await reports.report(actorOf(req), params.id);
+    // a client's export has no operator's columns (fees, margin)
+    const columns = CAMPAIGN_REPORT_COLUMNS.filter(
+      (c) => operator || !(CAMPAIGN_OPERATOR_COLUMNS as readonly string[]).includes(c),
+    );
     res.status(200);
     res.setHeader('Content-Disposition', `attachment; filename="campaign-${params.id}-report.${query.format}"`);
     if (query.format === 'json') {
@@ -22,14 +35,11 @@ export function campaignReportRoutes(reports: CampaignReportService): Router {
       await writeChunk(res, JSON.stringify(report));
     } else {
       res.type('text/csv; charset=utf-8');
-      const lines = [CAMPAIGN_REPORT_COLUMNS.join(',')];
-      for (const row of report.rows) lines.push(CAMPAIGN_REPORT_COLUMNS.map((c) => csvCell(row[c])).join(','));
+      const lines = [columns.join(',')];
+      for (const row of report.rows) lines.push(columns.map((c) => csvCell(row[c])).join(','));
       const { totals } = report;
-      lines.push(
-        ['total', '', ...CAMPAIGN_REPORT_COLUMNS.slice(2).map((c) => csvCell(totals[c as keyof typeof totals]))].join(
-          ',',
-        ),
-      );
+      const sums = columns.slice(2).map((c) => csvCell(totals[c as keyof typeof totals]));
+      lines.push(['total', '', ...sums].join(','));
       await writeChunk(res, `${lines.join('\n')}\n`);
     }
     res.end();

@@ -1,7 +1,7 @@
 import type { Actor } from '@wa/core/actor';
 import { conflict } from '@wa/core/errors';
 import { pageMeta } from '@wa/core/paging';
-import { assertCan } from '@wa/core/policy';
+import { assertCan, canForAnyone } from '@wa/core/policy';
 import {
   CAMPAIGN_TEXTS,
   CAMPAIGN_TOPUP_TEXTS,
@@ -30,15 +30,16 @@ export class CampaignReportService {
     private readonly campaigns: CampaignsRepo,
   ) {}
 
-  async report(actor: Actor, id: number): Promise<CampaignReport> {
+  /**
+   * The report as `actor` may see it: fees and margin are the operator's (admins and devs); a
+   * client's report has them null, and `operator` says which it is (the export leaves them out).
+   */
+  async report(actor: Actor, id: number): Promise<CampaignReport & { operator: boolean }> {
     const c = await visibleCampaign(this.campaigns, actor, 'campaign.read', id);
-    return this.repo.report(c);
-  }
-
-  /** The campaign's name for a download, and the report. */
-  async reportFor(actor: Actor, id: number): Promise<{ campaign: CampaignDto; report: CampaignReport }> {
-    const campaign = await visibleCampaign(this.campaigns, actor, 'campaign.read', id);
-    return { campaign, report: await this.repo.report(campaign) };
+    const whole = await this.repo.report(c);
+    if (canForAnyone(actor, 'campaign.price')) return { ...whole, operator: true };
+    const hide = <T extends { fees: number; margin: number }>(r: T) => ({ ...r, fees: null, margin: null });
+    return { rows: whole.rows.map(hide), totals: hide(whole.totals), operator: false };
   }
 
   async replies(actor: Actor, id: number, page: number): Promise<Paged<CampaignReplyDto>> {

@@ -31,6 +31,7 @@ const toDto = (r: CampaignRow): CampaignDto => ({
   replied: r.replied,
   optout: r.optout,
   spent: Number(r.spent),
+  unknown: r.unknown,
   created_at: iso(r.created_at) ?? '',
   updated_at: iso(r.updated_at) ?? '',
 });
@@ -93,6 +94,15 @@ export class CampaignsRepo {
       rows<{ n: number }>(this.db, sql`select count(*)::int as n from campaigns c where ${cond}`),
     ]);
     return { data: list.map(toDto), total: Number(count?.n ?? 0) };
+  }
+
+  /** Every user with the client role, by name. */
+  async clients(): Promise<Array<{ id: number; name: string; email: string }>> {
+    return rows(
+      this.db,
+      sql`select id, trim(firstname || ' ' || lastname) as name, email from users
+          where role = 'client' order by lower(firstname), lower(lastname), id`,
+    );
   }
 
   async get(id: number): Promise<CampaignDto | null> {

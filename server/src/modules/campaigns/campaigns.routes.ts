@@ -25,6 +25,7 @@ export function campaignsRoutes(campaigns: CampaignsService, parts: CampaignPart
   const r = Router();
   bind(r, CAMPAIGNS.list, ({ query, req }) => campaigns.list(actorOf(req), query));
   bind(r, CAMPAIGNS.create, async ({ body, req }) => ({ data: await campaigns.create(actorOf(req), body) }));
+  bind(r, CAMPAIGNS.clients, ({ req }) => campaigns.clients(actorOf(req)));
   bind(r, CAMPAIGNS.get, async ({ params, req }) => ({ data: await campaigns.get(actorOf(req), params.id) }));
   bind(r, CAMPAIGNS.update, async ({ params, body, req }) => ({
     data: await campaigns.update(actorOf(req), params.id, body),

@@ -39,6 +39,12 @@ export class CampaignsService {
     return { data, meta: pageMeta(q.page, total) };
   }
 
+  /** The users a campaign may be made for (admins and devs choose one). */
+  async clients(actor: Actor): Promise<{ data: Array<{ id: number; name: string; email: string }> }> {
+    assertCan(actor, 'campaign.clients');
+    return { data: await this.repo.clients() };
+  }
+
   async get(actor: Actor, id: number): Promise<CampaignDto> {
     return this.visible(actor, 'campaign.read', id);
   }

@@ -6,6 +6,8 @@ const download = (path: string) => `/api${path}`;
 
 /** Issue 22: /api/admin/campaigns and its parts (targets, variants, report, replies, top-ups). */
 export const campaignsApi = {
+  /** the client users (admin and dev): whom a new campaign is for */
+  clients: async () => (await request(CAMPAIGNS.clients, { fallback: 'Error fetching the clients' })).data,
   list: (page: number, status?: CampaignStatus) =>
     request(CAMPAIGNS.list, { query: { page, status }, fallback: 'Error fetching campaigns' }),
   create: (body: BodyIn<typeof CAMPAIGNS.create>) =>

@@ -6,7 +6,8 @@ import { campaignsApi } from './api';
 import { count, dayLabel, type REPORT_FIGURES, reportFigures, variantLabel } from './campaign-ui';
 
 type Figure = (typeof REPORT_FIGURES)[number];
-const shown = (f: Figure, v: number) => (f.money ? formatRupiah(v) : count(v));
+/** A figure as shown; the operator's (fees, margin) are null for a client and never shown to one. */
+const shown = (f: Figure, v: number | null) => (v === null ? '' : f.money ? formatRupiah(v) : count(v));
 
 /**
  * The report per day and variant with its totals, and its export (CSV, JSON). A client sees what

@@ -1,6 +1,6 @@
 import { CAMPAIGN_STATUSES, type CampaignDto, type CampaignStatus, formatRupiah, normalizeRole } from '@wa/shared';
 import { Plus } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/button';
 import type { Column } from '../../components/data-table';
@@ -15,7 +15,7 @@ import { campaignsApi } from './api';
 import { BudgetBars } from './budget-bar';
 import { CampaignStatusBadge } from './campaign-status';
 import { count, isOperator, STATUS_LABELS } from './campaign-ui';
-import { type ClientOption, NewCampaignCard } from './new-campaign-card';
+import { NewCampaignCard } from './new-campaign-card';
 
 const STATUS_OPTIONS = CAMPAIGN_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));
 const statusOf = (s: string | null): CampaignStatus | undefined =>
@@ -61,15 +61,11 @@ export function CampaignsPage() {
   const [creating, setCreating] = useState(false);
   const fetchPage = useCallback((page: number) => campaignsApi.list(page, status), [status]);
   const list = useListPage(fetchPage);
-  const clients = useMemo<ClientOption[]>(() => {
-    const seen = new Map(list.rows.map((c) => [c.client_id, c.client_name]));
-    return [...seen].map(([id, name]) => ({ id, name }));
-  }, [list.rows]);
 
   return (
     <>
       <PageBreadcrumb title="Campaigns" />
-      {creating && <NewCampaignCard operator={operator} clients={clients} onClose={() => setCreating(false)} />}
+      {creating && <NewCampaignCard operator={operator} onClose={() => setCreating(false)} />}
       <div className="mb-4 flex flex-wrap items-center gap-2">
         {!creating && (
           <Button size="sm" onClick={() => setCreating(true)}>

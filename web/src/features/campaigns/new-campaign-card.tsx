@@ -1,37 +1,35 @@
 import { createCampaignBody } from '@wa/shared';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { FormField } from '../../components/form-field';
+import { inputClass } from '../../components/form-field';
 import { Card } from '../../components/page-breadcrumb';
 import { SaveButton } from '../../components/save-button';
 import { useSubmit } from '../../lib/use-submit';
 import { campaignsApi } from './api';
 import { EMPTY_TERMS, TermsFields, type TermsValues, termsInput } from './campaign-terms';
 
-/** A client an admin or dev may make a campaign for: the ones seen on the list so far. */
-export interface ClientOption {
-  id: number;
-  name: string;
-}
-
 /**
- * 'New campaign': a draft with its name and terms; an admin or dev names the client it is for (by
- * user id: the API lists no clients, so the list's clients are offered as suggestions). It opens
- * the new campaign's page, where targets and variants are added and it is submitted.
+ * 'New campaign': a draft with its name and terms; an admin or dev picks the client it is for from
+ * the client users. It opens the new campaign's page, where targets and variants are added and it
+ * is submitted.
  */
-export function NewCampaignCard({
-  operator,
-  clients,
-  onClose,
-}: {
-  operator: boolean;
-  clients: ClientOption[];
-  onClose(): void;
-}) {
+export function NewCampaignCard({ operator, onClose }: { operator: boolean; onClose(): void }) {
   const navigate = useNavigate();
-  const listId = useId();
+  const selectId = useId();
+  const [clients, setClients] = useState<Array<{ id: number; name: string; email: string }> | null>(null);
+  useEffect(() => {
+    if (!operator) return;
+    let live = true;
+    campaignsApi
+      .clients()
+      .then((list) => live && setClients(list))
+      .catch(() => live && setClients([]));
+    return () => {
+      live = false;
+    };
+  }, [operator]);
   const [values, setValues] = useState<TermsValues>(EMPTY_TERMS);
   const [clientId, setClientId] = useState('');
   const submit = useSubmit();
@@ -58,28 +56,38 @@ export function NewCampaignCard({
       <form onSubmit={save} noValidate className="space-y-4" data-testid="new-campaign-form">
         {submit.error && <Alert tone="error">{submit.error}</Alert>}
         {operator && (
-          <>
-            <FormField
-              label="Client (user id)"
+          <div>
+            <label htmlFor={selectId} className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">
+              Client
+            </label>
+            <select
+              id={selectId}
               name="client_id"
-              inputMode="numeric"
-              list={listId}
+              className={inputClass}
               value={clientId}
+              aria-invalid={submit.errors.client_id ? true : undefined}
               onChange={(e) => {
                 setClientId(e.target.value);
                 submit.clearError('client_id');
               }}
-              error={submit.errors.client_id}
-              hint="The id of a user with the client role"
-            />
-            <datalist id={listId}>
-              {clients.map((c) => (
+            >
+              <option value="">{clients === null ? 'Loading...' : 'Choose a client'}</option>
+              {(clients ?? []).map((c) => (
                 <option key={c.id} value={c.id}>
-                  {c.name}
+                  {c.name} ({c.email})
                 </option>
               ))}
-            </datalist>
-          </>
+            </select>
+            {submit.errors.client_id ? (
+              <p className="mt-1.5 text-xs text-red-500" data-field-error="client_id">
+                {submit.errors.client_id}
+              </p>
+            ) : clients?.length === 0 ? (
+              <p className="mt-1.5 text-xs text-gray-500 dark:text-gray-400">
+                No user has the client role yet: give one that role on their member page first.
+              </p>
+            ) : null}
+          </div>
         )}
         <TermsFields values={values} onChange={edit} errors={submit.errors} operator={operator} />
         <div className="flex flex-wrap gap-3">
