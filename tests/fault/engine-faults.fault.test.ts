@@ -18,13 +18,25 @@ import { FaultStack } from './support/stack';
  */
 
 const ACCOUNTS = 6;
+/**
+ * Issue 22's campaigns, served before the pool (equal priority: they take turns). A full run sends
+ * about 2,400 messages (the books' last line says how many), so the budgeted one reaches its 750
+ * after about 1,500 campaign messages (during the worker SIGSTOP, here) and finishes 'budget'; the
+ * other then has the blasts to itself, messages its last target and finishes 'completed' with a few
+ * hundred messages of the run left for the pool. Its rupiah budget would buy 1,000: the message
+ * budget is the smaller.
+ */
+const CAMPAIGNS = [
+  { name: 'fault budgeted', targets: 1500, budgetMessages: 750, budgetAmount: 150_000, price: 150 },
+  { name: 'fault open', targets: 1200, price: 200 },
+];
 /** Sends come every ~0.4 s per account; a gap this long while only the API is away is a pause. */
 const API_DEAD_MAX_GAP_MS = 5000;
 let stack: FaultStack;
 let run: FaultRun;
 
 beforeAll(async () => {
-  stack = await FaultStack.start({ accounts: ACCOUNTS, targets: 3000 });
+  stack = await FaultStack.start({ accounts: ACCOUNTS, targets: 3000, campaigns: CAMPAIGNS });
   run = new FaultRun(stack);
 });
 
@@ -310,11 +322,34 @@ describe('engine faults (PostgreSQL, Redis, workers, API, an aborted upload)', (
     const counts = await stack.pool.query<{ status: string; n: number }>(
       'select status, count(*)::int as n from message_logs group by 1 order by 1',
     );
+    const campaigns = await stack.pool.query<{
+      name: string;
+      status: string;
+      stop_reason: string | null;
+      sent: number;
+      failed: number;
+      unknown: number;
+      delivered: number;
+      spent: string;
+      heavy: number;
+      light: number;
+    }>(
+      `select c.name, c.status, c.stop_reason, c.sent, c.failed, c.unknown, c.delivered, c.spent::text as spent,
+              count(m.id) filter (where t.weight = 3)::int as heavy, count(m.id) filter (where t.weight = 1)::int as light
+       from campaigns c left join message_logs m on m.campaign_id = c.id left join message_templates t on t.id = m.variant_id
+       group by c.id order by c.id`,
+    );
     console.log(
       `[fault] books: ${stack.sendLog.lines.length} messages accepted by the simulator; logs ${counts.rows
         .map((r) => `${r.status} ${r.n}`)
         .join(', ')}`,
     );
+    for (const c of campaigns.rows) {
+      const cap = stack.campaigns.find((x) => x.name === c.name)?.cap;
+      console.log(
+        `[fault]   campaign ${c.name}: ${c.status}${c.stop_reason ? ` (${c.stop_reason})` : ''}, sent ${c.sent}, failed ${c.failed}, unknown ${c.unknown}, delivered ${c.delivered}, spent ${c.spent}${cap == null ? '' : ` of a cap of ${cap} messages`}; variants 3:1 sent ${c.heavy}:${c.light}`,
+      );
+    }
     if (problems.length) throw new Error(`the books:\n- ${problems.join('\n- ')}\n\n${stack.tails()}`);
   });
 

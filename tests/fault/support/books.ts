@@ -2,7 +2,7 @@ import { DEFAULT_TIMEZONE } from '../../../core/src/config';
 import { type DailyRow, recountDaily, storedDaily } from '../../../core/src/ledger/daily';
 import { digits, type SendLine } from './send-log';
 import { waitFor } from './services';
-import { type FaultStack, FEE } from './stack';
+import { type FaultStack, FEE, type SeededCampaign } from './stack';
 
 /** Statuses a message WhatsApp accepted may be logged with: its real one, never unknown or pending. */
 const ACCEPTED = new Set(['sent', 'delivered', 'read']);
@@ -123,7 +123,241 @@ export async function checkBooks(
   const strangers = lines.filter((l) => !devices.has(l.deviceId));
   if (strangers.length) problems.push(`sends by unknown devices: ${strangers.slice(0, SAMPLE).map(show).join(' | ')}`);
 
+  if (opts.final) problems.push(...(await awaitFinishes(stack)));
   problems.push(...(await snapshotChecks(stack, opts.allowedUnknown, checkedAt, opts.final ?? false)));
+  return problems;
+}
+
+/** How long the final books wait for the campaign supervisor (it looks every 5 s) to finish a campaign. */
+const FINISH_WITHIN_MS = 30_000;
+
+/** A campaign's row beside what its logs and claims say, read in the books' snapshot. */
+interface CampaignBooks extends Record<string, unknown> {
+  id: number;
+  name: string;
+  status: string;
+  stop_reason: string | null;
+  reserved: number;
+  sent: number;
+  failed: number;
+  unknown: number;
+  delivered: number;
+  read: number;
+  spent: number;
+  price: number;
+  cap: number | null;
+  claims: number;
+  targets_left: number;
+  log_sent: number;
+  log_failed: number;
+  log_unknown: number;
+  log_delivered: number;
+  log_read: number;
+}
+
+/**
+ * Every campaign's counters beside a recount of its logs and its claims (`cap` as the issue states
+ * it: the message budget, and what the rupiah budget buys at the price; the smaller of the two).
+ */
+const CAMPAIGN_BOOKS = `
+  select c.id, c.name, c.status, c.stop_reason, c.reserved, c.sent, c.failed, c.unknown, c.delivered, c.read,
+         c.spent::float8 as spent, c.price_per_delivered as price,
+         (case when c.budget_amount is not null and c.price_per_delivered > 0
+                 then least(coalesce(c.budget_messages::bigint, c.budget_amount / c.price_per_delivered),
+                            c.budget_amount / c.price_per_delivered)
+               else c.budget_messages end)::int as cap,
+         (select count(*)::int from phone_numbers p where p.campaign_id = c.id and p.in_use <> 0) as claims,
+         (select count(*)::int from phone_numbers p
+          where p.campaign_id = c.id and p.status = 'active' and p.last_sent is null) as targets_left,
+         count(m.id) filter (where m.status in ('sent', 'delivered', 'read'))::int as log_sent,
+         count(m.id) filter (where m.status = 'failed')::int as log_failed,
+         count(m.id) filter (where m.status = 'unknown')::int as log_unknown,
+         count(m.id) filter (where m.status in ('delivered', 'read'))::int as log_delivered,
+         count(m.id) filter (where m.status = 'read')::int as log_read
+  from campaigns c left join message_logs m on m.campaign_id = c.id
+  group by c.id order by c.id`;
+
+/**
+ * How far below its cap a campaign finished 'budget' may end: a frozen worker's started send that
+ * its successor logged unknown (counted against the budget) and that the frozen worker, waking,
+ * revises to failed gives its share back after the finish. One such send per account at most.
+ */
+const REVISED_AFTER_FINISH = 6;
+
+/** What a campaign's row says it should have become by now: finished for its budget, or completed. */
+function dueFinish(c: CampaignBooks): 'budget' | 'completed' | null {
+  const idle = c.reserved - c.sent - c.unknown <= 0;
+  if (!idle) return null;
+  if (c.cap !== null && c.reserved >= c.cap) return 'budget';
+  if (c.targets_left === 0 && c.sent + c.failed + c.unknown > 0) return 'completed';
+  return null;
+}
+
+/**
+ * After every blast stopped: the campaign supervisor (every 5 s, on each worker) finishes a campaign
+ * whose budget is used ('budget') or whose targets were all messaged ('completed'), nothing of it in
+ * flight. Waits a bounded while for it; what is still not finished is one problem. A seeded
+ * campaign with a budget must have reached it over the run (the seeding sized it so).
+ */
+async function awaitFinishes(stack: FaultStack): Promise<string[]> {
+  let last: CampaignBooks[] = [];
+  const pending = () =>
+    last.filter((c) => {
+      const seeded = stack.campaigns.find((s) => s.id === c.id);
+      return (seeded?.cap != null || dueFinish(c) !== null) && c.status !== 'finished';
+    });
+  await waitFor(
+    async () => {
+      last = (await stack.pool.query<CampaignBooks>(CAMPAIGN_BOOKS)).rows;
+      return pending().length === 0;
+    },
+    FINISH_WITHIN_MS,
+    () => '',
+    1000,
+  ).catch(() => {});
+  const late = pending();
+  return late.length
+    ? [
+        `campaign(s) not finished ${FINISH_WITHIN_MS / 1000} s after every blast stopped: ${late
+          .map(
+            (c) =>
+              `${c.name} (#${c.id}) ${c.status}, due ${dueFinish(c) ?? 'nothing'}: cap ${c.cap}, reserved ${c.reserved}, sent ${c.sent}, failed ${c.failed}, unknown ${c.unknown}, claims ${c.claims}, targets left ${c.targets_left}`,
+          )
+          .join(' | ')}`,
+      ]
+    : [];
+}
+
+/**
+ * The campaigns' books in the snapshot (issue 22):
+ * - each campaign's sent / failed / unknown / delivered / read equal its logs, spent = delivered ×
+ *   price, and reserved = claims held + sent + unknown (all move in the same statements);
+ * - no campaign sent past its cap, nor reserved past it;
+ * - every campaign log names a variant of its own campaign (an unknown one settled after a worker
+ *   died may name none), belongs to a target of that campaign, and no pool log names a variant;
+ * - `final` (every blast stopped): no claim left, reserved = sent + unknown, each budgeted seeded
+ *   campaign finished 'budget' exactly at its cap, and a campaign due to finish did, for its reason.
+ */
+async function campaignChecks(
+  q: <T extends Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>,
+  seeded: readonly SeededCampaign[],
+  final: boolean,
+): Promise<string[]> {
+  const problems: string[] = [];
+  const books = await q<CampaignBooks>(CAMPAIGN_BOOKS);
+  const figures = (c: CampaignBooks) =>
+    `${c.name} (#${c.id}, ${c.status}${c.stop_reason ? `/${c.stop_reason}` : ''}): cap ${c.cap}, reserved ${c.reserved}, claims ${c.claims}, sent ${c.sent}/${c.log_sent} logs, failed ${c.failed}/${c.log_failed}, unknown ${c.unknown}/${c.log_unknown}, delivered ${c.delivered}/${c.log_delivered}, read ${c.read}/${c.log_read}, spent ${c.spent}`;
+
+  const missingSeeded = seeded.filter((s) => !books.some((c) => c.id === s.id));
+  if (missingSeeded.length) problems.push(`seeded campaign(s) gone: ${missingSeeded.map((s) => s.name).join(', ')}`);
+
+  const offCounters = books.filter(
+    (c) =>
+      c.sent !== c.log_sent ||
+      c.failed !== c.log_failed ||
+      c.unknown !== c.log_unknown ||
+      c.delivered !== c.log_delivered ||
+      c.read !== c.log_read ||
+      c.spent !== c.log_delivered * c.price,
+  );
+  if (offCounters.length) {
+    problems.push(
+      `campaign counters differ from their logs (counter/logs; spent should be delivered × price): ${offCounters.map(figures).join(' | ')}`,
+    );
+  }
+  const offReserved = books.filter((c) => c.reserved !== c.claims + c.sent + c.unknown);
+  if (offReserved.length) {
+    problems.push(
+      `campaign reserved ≠ claims held + sent + unknown: ${offReserved.map((c) => `${figures(c)} → expected ${c.claims + c.sent + c.unknown}`).join(' | ')}`,
+    );
+  }
+  const overCap = books.filter(
+    (c) => c.cap !== null && (c.log_sent + c.log_unknown > c.cap || c.reserved > c.cap || c.sent + c.unknown > c.cap),
+  );
+  if (overCap.length) problems.push(`campaign(s) past their cap: ${overCap.map(figures).join(' | ')}`);
+
+  const badVariant = await q<{
+    id: number;
+    target: string;
+    status: string;
+    campaign_id: number | null;
+    variant_id: number | null;
+    variant_campaign: number | null;
+    target_campaign: number | null;
+  }>(
+    `select m.id, m.target, m.status, m.campaign_id, m.variant_id, t.campaign_id as variant_campaign,
+            p.campaign_id as target_campaign
+     from message_logs m
+     left join message_templates t on t.id = m.variant_id
+     left join phone_numbers p on p.id = m.phone_number_id
+     where (m.campaign_id is not null and m.status <> 'unknown'
+            and (m.variant_id is null or t.campaign_id is distinct from m.campaign_id))
+        or (m.campaign_id is not null and m.status = 'unknown' and m.variant_id is not null
+            and t.campaign_id is distinct from m.campaign_id)
+        or (m.campaign_id is null and m.variant_id is not null)
+        or (m.phone_number_id is not null and p.campaign_id is distinct from m.campaign_id)
+     order by m.id limit ${SAMPLE}`,
+  );
+  if (badVariant.length) {
+    problems.push(
+      `message logs whose campaign, variant or target disagree: ${badVariant
+        .map(
+          (b) =>
+            `log ${b.id} ${b.target} ${b.status}: campaign ${b.campaign_id}, variant ${b.variant_id} (of campaign ${b.variant_campaign}), target of campaign ${b.target_campaign}`,
+        )
+        .join(' | ')}`,
+    );
+  }
+  const dupInCampaign = await q<{ campaign_id: number; target: string; n: number }>(
+    `select campaign_id, target, count(*)::int as n from message_logs where campaign_id is not null
+     group by 1, 2 having count(*) > 1 order by 1, 2 limit ${SAMPLE}`,
+  );
+  if (dupInCampaign.length) {
+    problems.push(
+      `numbers logged more than once within a campaign: ${dupInCampaign.map((d) => `#${d.campaign_id} ${d.target} ×${d.n}`).join(' | ')}`,
+    );
+  }
+
+  if (final) {
+    const held = books.filter((c) => c.claims > 0 || c.reserved !== c.sent + c.unknown);
+    if (held.length) {
+      problems.push(
+        `campaign budget still held after every blast stopped (reserved should be sent + unknown, no claim): ${held.map(figures).join(' | ')}`,
+      );
+    }
+    for (const s of seeded.filter((x) => x.cap !== null)) {
+      const c = books.find((b) => b.id === s.id);
+      if (!c) continue;
+      const used = c.sent + c.unknown;
+      if (
+        c.status !== 'finished' ||
+        c.stop_reason !== 'budget' ||
+        used !== c.reserved ||
+        used > s.cap ||
+        used < s.cap - REVISED_AFTER_FINISH
+      ) {
+        problems.push(
+          `the budgeted campaign did not finish 'budget' at its cap of ${s.cap} (sent + unknown = reserved = cap, less a send revised to failed after the finish): ${figures(c)}`,
+        );
+      }
+    }
+    const wrongFinish = books.filter((c) => {
+      const due = dueFinish(c);
+      // (a budget finish may sit a little under its cap: REVISED_AFTER_FINISH)
+      const budgetFinish = c.stop_reason === 'budget' && c.cap !== null && c.reserved >= c.cap - REVISED_AFTER_FINISH;
+      return (
+        (c.status === 'finished' && c.stop_reason !== due && !budgetFinish) ||
+        (c.status !== 'finished' && due !== null && c.status === 'active')
+      );
+    });
+    if (wrongFinish.length) {
+      problems.push(
+        `campaign(s) not finished for the reason their figures give (budget: cap reserved; completed: every target messaged): ${wrongFinish
+          .map((c) => `${figures(c)}, targets left ${c.targets_left}, due ${dueFinish(c) ?? 'nothing'}`)
+          .join(' | ')}`,
+      );
+    }
+  }
   return problems;
 }
 
@@ -226,6 +460,7 @@ async function snapshotChecks(
           .join(' | ')}`,
       );
     }
+    problems.push(...(await campaignChecks(q, stack.campaigns, final)));
     if (final) {
       const claimed = await q<{ number: string; claimed_by: number | null }>(
         `select number, claimed_by from phone_numbers where in_use <> 0 order by id limit ${SAMPLE}`,

@@ -17,6 +17,38 @@ import { freePort, PrivatePostgres, PrivateRedis, waitFor } from './services';
 /** The member's fee per accepted message: every logged success must carry exactly this. */
 export const FEE = 100;
 
+/** A campaign to seed: its own targets (numbers of its own), two approved variants weighted 3:1. */
+export interface CampaignSpec {
+  name: string;
+  targets: number;
+  /** budget_messages (absent: no message budget) */
+  budgetMessages?: number;
+  /** budget_amount in rupiah (absent: none) */
+  budgetAmount?: number;
+  /** price_per_delivered in rupiah */
+  price: number;
+}
+
+/** A campaign the stack seeded: its id, and the most it may send (null: no cap). */
+export interface SeededCampaign extends CampaignSpec {
+  id: number;
+  cap: number | null;
+  variants: number[];
+  /** its targets' numbers are this prefix and 8 digits (distinct from the pool's and each other's) */
+  prefix: string;
+}
+
+/**
+ * The most messages a campaign may send, as the issue states it (independent of the engine's own
+ * SQL): its message budget, and what its rupiah budget buys at its price; the smaller when both.
+ */
+export function campaignCap(c: Pick<CampaignSpec, 'budgetMessages' | 'budgetAmount' | 'price'>): number | null {
+  const caps: number[] = [];
+  if (c.budgetMessages !== undefined) caps.push(c.budgetMessages);
+  if (c.budgetAmount !== undefined && c.price > 0) caps.push(Math.floor(c.budgetAmount / c.price));
+  return caps.length ? Math.min(...caps) : null;
+}
+
 /** An account of the stack as the database shows it. */
 export interface AccountRow {
   id: number;
@@ -36,8 +68,9 @@ export interface Answer {
 /**
  * The whole product on private servers: a PostgreSQL cluster and a Redis of the test's own, the
  * API process and two `npm run worker` processes on the simulator, a member with connected
- * accounts blasting a pool of targets. Scenarios break one piece at a time; `close` always takes
- * everything down, and an exit handler does so too if the test process ends early.
+ * accounts blasting a client's active campaigns (issue 22), then a pool of targets. Scenarios
+ * break one piece at a time; `close` always takes everything down, and an exit handler does so too
+ * if the test process ends early.
  */
 export class FaultStack {
   api!: ProductProcess;
@@ -46,6 +79,9 @@ export class FaultStack {
   /** raw SQL for the checks, with a statement timeout so a stuck lock fails a check instead of hanging it */
   pool!: pg.Pool;
   member!: TestUser;
+  /** the advertiser (role 'client') whose campaigns the blasts serve before the pool */
+  client!: TestUser;
+  readonly campaigns: SeededCampaign[] = [];
   adminToken = '';
   devices: string[] = [];
   readonly sendLog: SendLog;
@@ -65,8 +101,11 @@ export class FaultStack {
     this.sendLog = new SendLog(path.join(runDir, 'sends'));
   }
 
-  /** Starts the servers and the processes, seeds the member, accounts, template and targets. */
-  static async start(opts: { accounts: number; targets: number }): Promise<FaultStack> {
+  /**
+   * Starts the servers and the processes, seeds the member, accounts, template and targets, and the
+   * client's active campaigns (the blasts draw from them first, then from the pool).
+   */
+  static async start(opts: { accounts: number; targets: number; campaigns?: CampaignSpec[] }): Promise<FaultStack> {
     const began = Date.now();
     const runDir = mkdtempSync(path.join(tmpdir(), 'wa-fault-run-'));
     mkdirSync(path.join(runDir, 'sends'));
@@ -105,6 +144,8 @@ export class FaultStack {
         sql`insert into message_templates (text, text_wa, status) values ('Halo', 'Halo {name}', 'active')`,
       );
       await stack.addTargets(opts.targets);
+      stack.client = await createUser(stack.database.db, { role: 'client' });
+      for (const spec of opts.campaigns ?? []) await stack.addCampaign(spec);
       // the three processes compile and start side by side (tsx on two cores takes a while)
       const [api, ...workers] = await Promise.allSettled([
         stack.startApiProcess(mkdtempSync(path.join(tmpdir(), 'wa-fault-api-'))),
@@ -307,10 +348,67 @@ export class FaultStack {
     }
   }
 
-  /** Tops the pool up so that at least `min` targets wait to be sent. */
+  /**
+   * An active campaign of the client with equal priority (0): its two variants (approved, weighted
+   * 3:1) and its own targets, numbered `6281<2+i>` + 8 digits (the pool's are 62811…, the cut
+   * upload's 62899…), so no number is in two lists and "no number logged twice" keeps its meaning.
+   */
+  private async addCampaign(spec: CampaignSpec): Promise<void> {
+    const prefix = `6281${2 + this.campaigns.length}`;
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const c = await client.query<{ id: number }>(
+        `insert into campaigns (name, client_id, status, priority, budget_messages, budget_amount, price_per_delivered,
+                                created_by)
+         values ($1, $2, 'active', 0, $3, $4, $5, $2) returning id`,
+        [spec.name, this.client.id, spec.budgetMessages ?? null, spec.budgetAmount ?? null, spec.price],
+      );
+      const id = c.rows[0]?.id as number;
+      const v = await client.query<{ id: number }>(
+        `insert into message_templates (campaign_id, text, text_wa, status, weight, approved_at)
+         values ($1, $2, $2 || ' {name}', 'active', 3, now()), ($1, $3, $3 || ' {name}', 'active', 1, now())
+         returning id`,
+        [id, `${spec.name} A`, `${spec.name} B`],
+      );
+      await client.query('select pg_advisory_xact_lock($1)', [PHONE_INSERT_LOCK]);
+      await client.query(
+        `insert into phone_numbers (campaign_id, number, name)
+         select $1, $2 || lpad(g::text, 8, '0'), 'C' || g from generate_series(1, $3::int) g`,
+        [id, prefix, spec.targets],
+      );
+      await client.query('commit');
+      this.campaigns.push({ ...spec, id, cap: campaignCap(spec), variants: v.rows.map((r) => r.id), prefix });
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Tops the pool up so that at least `min` targets wait to be sent: the pool's, and what the
+   * active campaigns may still give (their unclaimed targets, no more than their budget has left).
+   * A finished campaign's or a spent budget's targets wait for nothing, so they do not count.
+   */
   async ensureTargets(min: number): Promise<void> {
     const r = await this.pool.query<{ n: number }>(
-      `select count(*)::int as n from phone_numbers where status = 'active' and last_sent is null and in_use = 0`,
+      `with waiting as (
+         select campaign_id, count(*)::int as n from phone_numbers
+         where status = 'active' and last_sent is null and in_use = 0 group by campaign_id
+       ), caps as (
+         select c.id, case
+                  when c.budget_amount is not null and c.price_per_delivered > 0
+                    then least(coalesce(c.budget_messages::bigint, c.budget_amount / c.price_per_delivered),
+                               c.budget_amount / c.price_per_delivered)
+                  else c.budget_messages end as cap, c.reserved
+         from campaigns c where c.status = 'active'
+       )
+       select (coalesce((select n from waiting where campaign_id is null), 0)
+               + coalesce((select sum(case when caps.cap is null then w.n
+                                           else greatest(0, least(w.n, caps.cap - caps.reserved)) end)
+                           from waiting w join caps on caps.id = w.campaign_id), 0))::int as n`,
     );
     const left = r.rows[0]?.n ?? 0;
     if (left < min) await this.addTargets(min - left);
