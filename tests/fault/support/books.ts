@@ -325,9 +325,9 @@ async function campaignChecks(
         `campaign budget still held after every blast stopped (reserved should be sent + unknown, no claim): ${held.map(figures).join(' | ')}`,
       );
     }
-    for (const s of seeded.filter((x) => x.cap !== null)) {
+    for (const s of seeded) {
       const c = books.find((b) => b.id === s.id);
-      if (!c) continue;
+      if (!c || s.cap === null) continue;
       const used = c.sent + c.unknown;
       if (
         c.status !== 'finished' ||
