@@ -13,7 +13,6 @@ import {
   CAMPAIGN_WEBHOOK_EVENTS,
 } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import { useUsers } from '../support/factories';
@@ -22,6 +21,7 @@ import { CampaignPage } from './pages/campaign.page';
 import { ShellPage } from './pages/shell.page';
 import { SignInPage } from './pages/sign-in.page';
 import { newPage, openAs, signInAs, useBrowser } from './support/browser';
+import { insideWidth } from './support/layout';
 
 const server = useTestServer();
 const browser = useBrowser();
@@ -43,32 +43,6 @@ function records(text: string): Record<string, string>[] {
   const [head, ...lines] = text.trim().split('\n');
   const cols = head.split(',');
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
-}
-
-/**
- * Asserts the element is shown whole within a viewport `width` wide, and within every box around
- * it that clips what overflows (as tests/e2e/whatsapp-mobile.e2e.test.ts checks).
- */
-async function insideWidth(element: Locator, width: number): Promise<void> {
-  await element.waitFor();
-  const box = await element.boundingBox();
-  expect(box, 'the element has a box').not.toBeNull();
-  if (!box) return;
-  expect(box.x).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width).toBeLessThanOrEqual(width);
-  const clip = await element.evaluate((el) => {
-    let left = 0;
-    let right = Number.POSITIVE_INFINITY;
-    for (let a = el.parentElement; a; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX === 'visible') continue;
-      const r = a.getBoundingClientRect();
-      left = Math.max(left, r.left);
-      right = Math.min(right, r.right);
-    }
-    return { left, right };
-  });
-  expect(box.x).toBeGreaterThanOrEqual(clip.left - 0.5);
-  expect(box.x + box.width).toBeLessThanOrEqual(clip.right + 0.5);
 }
 
 describe('campaigns', () => {

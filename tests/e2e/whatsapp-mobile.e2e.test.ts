@@ -1,6 +1,6 @@
 import { SAFETY_TEXTS } from '@wa/shared';
 import { sql } from 'drizzle-orm';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import { allowBlastingAnyTime } from '../support/db';
@@ -10,6 +10,7 @@ import { until } from '../support/wait';
 import { WhatsappListPage } from './pages/whatsapp-list.page';
 import { newPage, signInAs, useBrowser } from './support/browser';
 import { type EngineTestServer, startEngineTestServer } from './support/engine-server';
+import { insideWidth } from './support/layout';
 
 /**
  * 'Daftar Whatsapp' on a phone (docs/PRODUCT.md §2 WhatsApp accounts): below 768 px each account
@@ -36,33 +37,6 @@ async function listAt(width: number, height: number): Promise<{ page: Page; list
   const list = new WhatsappListPage(page);
   await list.live();
   return { page, list };
-}
-
-/**
- * Asserts the element is shown whole without scrolling sideways: it lies across no edge of a viewport
- * `width` wide, nor of a box around it that clips what overflows (a table that scrolls sideways).
- */
-async function insideWidth(element: Locator, width: number): Promise<void> {
-  await element.waitFor();
-  const box = await element.boundingBox();
-  expect(box, 'the element has a box').not.toBeNull();
-  if (!box) return;
-  expect(box.width).toBeGreaterThan(0);
-  expect(box.x).toBeGreaterThanOrEqual(0);
-  expect(box.x + box.width).toBeLessThanOrEqual(width);
-  const clip = await element.evaluate((el) => {
-    let left = 0;
-    let right = Number.POSITIVE_INFINITY;
-    for (let a = el.parentElement; a; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX === 'visible') continue;
-      const r = a.getBoundingClientRect();
-      left = Math.max(left, r.left);
-      right = Math.min(right, r.right);
-    }
-    return { left, right };
-  });
-  expect(box.x, 'the left edge shows without scrolling sideways').toBeGreaterThanOrEqual(clip.left - 0.5);
-  expect(box.x + box.width, 'the right edge shows without scrolling sideways').toBeLessThanOrEqual(clip.right + 0.5);
 }
 
 /** `acc` at today's cap of `cap` messages (the settings' warm-up held flat), or `sent` under it. */

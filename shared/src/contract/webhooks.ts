@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BLAST_END_REASONS } from '../realtime';
-import { CAMPAIGN_STOP_REASONS } from './campaigns';
+import { CAMPAIGN_STOP_REASONS, campaignDto } from './campaigns';
 
 /**
  * Webhooks (issue 13): a user registers an HTTP endpoint for some event types and the server POSTs
@@ -186,13 +186,15 @@ const campaignFigures = {
   campaign_id: z.number().int(),
   client_id: z.number().int().describe('the advertiser'),
   name: z.string(),
-  sent: z.number().int(),
-  delivered: z.number().int(),
-  read: z.number().int(),
-  failed: z.number().int(),
-  replied: z.number().int(),
-  optout: z.number().int(),
-  spent: z.number().int().describe('rupiah owed: the price of each delivered message'),
+  ...campaignDto.pick({
+    sent: true,
+    delivered: true,
+    read: true,
+    failed: true,
+    replied: true,
+    optout: true,
+    spent: true,
+  }).shape,
 };
 
 export const WEBHOOK_EVENT_DATA = {

@@ -37,8 +37,9 @@ type CampaignRow = Pick<RawRow<typeof campaigns, Date | string>, 'id' | 'window_
 };
 
 /**
- * The active campaigns that may send (not ended) with their sendable variants: approved, active,
- * weighted. A campaign without one is left out (the blast never claims its targets).
+ * The active campaigns that may send (not ended, a target left to claim) with their sendable
+ * variants: approved, active, weighted. A campaign without one is left out (the blast never claims
+ * its targets).
  */
 export async function activeCampaigns(db: Db): Promise<ActiveCampaign[]> {
   const list = await preparedRows<CampaignRow>(
@@ -51,6 +52,9 @@ export async function activeCampaigns(db: Db): Promise<ActiveCampaign[]> {
                   and t.weight > 0) as variants
         from campaigns c
         where c.status = 'active' and (c.end_at is null or c.end_at > now())
+          -- one with nothing left to claim is passed over before it costs a claim (its index entry)
+          and exists (select 1 from phone_numbers p
+                      where p.campaign_id = c.id and p.status = 'active' and p.last_sent is null and p.in_use = 0)
         order by c.id`,
   );
   const out: ActiveCampaign[] = [];

@@ -1,8 +1,9 @@
 import { CAMPAIGN_TEMPLATE_WEIGHT, captionToWhatsapp } from '@wa/shared';
 import { type FormEvent, useRef, useState } from 'react';
 import { Alert } from '../../components/alert';
-import { FormField, inputClass } from '../../components/form-field';
+import { FormField } from '../../components/form-field';
 import { SaveButton } from '../../components/save-button';
+import { StatusSelect } from '../../components/status-select';
 import { useSubmit } from '../../lib/use-submit';
 import { CaptionEditor } from '../templates/caption-editor';
 import { SpintaxPreview } from '../templates/spintax-preview';
@@ -88,21 +89,7 @@ export function VariantForm({ campaignId, onSaved }: { campaignId: number; onSav
             submit.clearError('weight');
           }}
         />
-        <div>
-          <label htmlFor="variant-status" className={labelClass}>
-            Status
-          </label>
-          <select
-            id="variant-status"
-            name="status"
-            className={inputClass}
-            value={status}
-            onChange={(e) => setStatus(e.target.value as 'active' | 'nonactive')}
-          >
-            <option value="active">active</option>
-            <option value="nonactive">nonactive</option>
-          </select>
-        </div>
+        <StatusSelect id="variant-status" value={status} onChange={setStatus} />
       </div>
       <SaveButton saving={submit.saving} label="Add variant" busyLabel="Saving..." />
     </form>

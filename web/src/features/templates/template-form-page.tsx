@@ -4,9 +4,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { inputClass } from '../../components/form-field';
 import { Card, PageBreadcrumb } from '../../components/page-breadcrumb';
 import { SaveButton } from '../../components/save-button';
+import { StatusSelect } from '../../components/status-select';
 import { useSubmit } from '../../lib/use-submit';
 import { templatesApi } from './api';
 import { CaptionEditor } from './caption-editor';
@@ -115,21 +115,7 @@ export function TemplateFormPage() {
                 className="block w-full text-sm text-gray-600 dark:text-gray-400"
               />
             </div>
-            <div>
-              <label htmlFor="status" className="mb-1.5 block text-sm font-medium text-gray-700 dark:text-gray-400">
-                Status
-              </label>
-              <select
-                id="status"
-                name="status"
-                className={inputClass}
-                value={status}
-                onChange={(e) => setStatus(e.target.value as 'active' | 'nonactive')}
-              >
-                <option value="active">active</option>
-                <option value="nonactive">nonactive</option>
-              </select>
-            </div>
+            <StatusSelect id="status" value={status} onChange={setStatus} />
             <SaveButton saving={submit.saving} />
           </form>
         </Card>
