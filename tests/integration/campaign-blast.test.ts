@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import type { SimDelivery } from '../../workers/src/drivers/sim';
-import { releaseTargets, settleAbandoned } from '../../workers/src/engine/blast.repo';
+import { poolPick, releaseTargets, settleAbandoned } from '../../workers/src/engine/blast.repo';
 import { claimFromCampaigns } from '../../workers/src/engine/campaign-claims.repo';
 import { apiAs } from '../support/api';
 import { useUsers } from '../support/factories';
@@ -671,6 +671,27 @@ describe('blasts drawing from campaigns', () => {
     }
     await h.database.db.execute(sql`delete from webhook_endpoints where id = ${hook?.id}`);
     h.engine.webhooks.invalidate();
+  });
+
+  it("reads the pool's next targets off the unblasted index in order, however many were sent", async () => {
+    // thousands of pool numbers sent (the beforeEach marks every earlier one sent too), a few not yet
+    await h.database.db.execute(sql`insert into phone_numbers (number, name, last_sent)
+      select '62876' || lpad(g::text, 7, '0'), 'Sent', now() from generate_series(1, 5000) g`);
+    await h.database.db.execute(sql`insert into phone_numbers (number, name)
+      select '62875' || lpad(g::text, 7, '0'), 'Waiting' from generate_series(1, 60) g`);
+    // a table this small is cheap to sort whatever the plan: the planner is asked for a plan that
+    // needs no sort, which only the index read in its own order gives (an "order by id" takes the
+    // primary key instead and filters every sent number on the way: the regression this guards)
+    const text = await h.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_sort = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const [plan] = await rows<{ 'QUERY PLAN': unknown }>(tx, sql`explain (format json) ${poolPick(50)}`);
+      return JSON.stringify(plan?.['QUERY PLAN']);
+    });
+    expect(text).toContain('phone_numbers_unblasted_idx');
+    expect(text).not.toContain('"Node Type":"Sort"');
+    expect(text).not.toContain('phone_numbers_pkey');
   });
 
   it("gives a claim's budget back when it is released, and keeps an unknown send's", async () => {

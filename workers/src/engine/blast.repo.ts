@@ -145,6 +145,17 @@ export function leastUsed(templates: UsedTemplate[]): UsedTemplate | null {
 }
 
 /**
+ * The pool's next `n` targets a claim takes: active, never sent, not claimed, in the order of
+ * phone_numbers_unblasted_idx (campaign_id, id), so the claim reads that index in order. "order by
+ * id" alone cannot use it (its first column is campaign_id) and walked the primary key past every
+ * number already sent (bench/README.md, issue 22).
+ */
+export const poolPick = (n: number) =>
+  sql`select id from phone_numbers
+      where campaign_id is null and status = 'active' and last_sent is null and in_use = 0
+      order by campaign_id, id limit ${n}::int`;
+
+/**
  * Claims the next `n` targets for this account in one statement: the rows are locked with SKIP
  * LOCKED (two senders never get the same number) and marked in use by this account. The first is
  * marked started (claim_started): its send may begin once this commits; each outcome marks the
@@ -157,9 +168,7 @@ export async function claimTargets(db: Db, accountId: number, n: number): Promis
   const list = await preparedRows<ClaimedTarget>(
     db,
     sql`with t as (
-          select id from phone_numbers
-          where campaign_id is null and status = 'active' and last_sent is null and in_use = 0
-          order by id limit ${n}::int
+          ${poolPick(n)}
           for update skip locked
         )
         update phone_numbers p

@@ -58,6 +58,9 @@ const WAIT_STEP_MS = 60_000;
  */
 const PLAN_TTL_MS = 1000;
 
+/** Tries to write a sent message's outcome when the loop failed while stopping (see onStoppedAfterFailure). */
+const STOP_WRITE_TRIES = 5;
+
 /** Messages whose live events may still be on their way while the loop sends the next. */
 const EMITS_AHEAD = 8;
 
@@ -208,6 +211,25 @@ export class BlastRunner extends LoopRunner {
   protected override async onResumed(): Promise<void> {
     if (this.waitShown) await new AccountsRepo(this.deps.db).setWaitingReason(this.account.accountId, null);
     this.waitShown = false;
+  }
+
+  /**
+   * A stop came while the outcome of a sent message failed to be written (a deadlock, a blink of the
+   * database): the loop ends without running again, so the outcome is written here, a few times
+   * over a few seconds, rather than left in memory until the next start (or logged 'unknown',
+   * unpaid, by a later holder). Its target is still claimed and started, so nothing else sends it.
+   */
+  protected override async onStoppedAfterFailure(): Promise<void> {
+    for (let attempt = 0; this.unwritten && attempt < STOP_WRITE_TRIES; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, 250 * attempt));
+      await this.write(this.unwritten).catch(() => {});
+    }
+    if (this.unwritten) {
+      this.deps.log.error(
+        { deviceId: this.account.deviceId, target: this.unwritten.input.target.id },
+        'a sent message could not be recorded while the blast stopped; it is written at the next start',
+      );
+    }
   }
 
   protected override async mayResume(): Promise<boolean> {

@@ -42,6 +42,12 @@ export abstract class LoopRunner {
   /** The loop goes on after a wait: clear what `onWaiting` said (a failure here is a new wait). */
   protected async onResumed(): Promise<void> {}
 
+  /**
+   * The loop failed while it was being stopped, so it will not run again by itself: settle what
+   * its failed step left (a blast: a sent message whose outcome was not written yet).
+   */
+  protected async onStoppedAfterFailure(): Promise<void> {}
+
   /** After a wait: whether the account is still this host's (false ends the loop quietly). */
   protected async mayResume(): Promise<boolean> {
     return true;
@@ -86,6 +92,9 @@ export abstract class LoopRunner {
       } catch (err) {
         if (this.stopping) {
           this.log.warn({ err, ...this.what }, 'loop failed while stopping');
+          await this.onStoppedAfterFailure().catch((e: unknown) =>
+            this.log.error({ err: e, ...this.what }, 'loop could not settle after failing while stopping'),
+          );
           return;
         }
         const dep = this.monitor ? await this.monitor.classify(err) : null;

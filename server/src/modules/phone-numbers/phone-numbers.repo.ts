@@ -194,7 +194,8 @@ export class PhoneNumbersRepo {
     const list = await rows<Pick<Phone, 'id' | 'number' | 'name'>>(
       this.db,
       sql`(select id, number, name from phone_numbers
-           where ${POOL} and status = 'active' and last_sent is null and ${match} order by id limit ${opts.limit})
+           where ${POOL} and status = 'active' and last_sent is null and ${match}
+           order by campaign_id, id limit ${opts.limit})
           union all
           (select id, number, name from phone_numbers
            where ${POOL} and status = 'active' and last_sent is not null and ${match}
