@@ -177,21 +177,24 @@ const CAMPAIGN_BOOKS = `
   from campaigns c left join message_logs m on m.campaign_id = c.id
   group by c.id order by c.id`;
 
-/**
- * How far below its cap a campaign finished 'budget' may end: a frozen worker's started send that
- * its successor logged unknown (counted against the budget) and that the frozen worker, waking,
- * revises to failed gives its share back after the finish. One such send per account at most.
- */
-const REVISED_AFTER_FINISH = 6;
-
 /** What a campaign's row says it should have become by now: finished for its budget, or completed. */
 function dueFinish(c: CampaignBooks): 'budget' | 'completed' | null {
-  const idle = c.reserved - c.sent - c.unknown <= 0;
-  if (!idle) return null;
-  if (c.cap !== null && c.reserved >= c.cap) return 'budget';
-  if (c.targets_left === 0 && c.sent + c.failed + c.unknown > 0) return 'completed';
+  if (c.cap !== null && c.reserved >= c.cap && c.claims === 0) return 'budget';
+  if (c.targets_left === 0 && c.log_sent + c.log_failed + c.log_unknown > 0) return 'completed';
   return null;
 }
+
+/** Whether a campaign's figures differ from its logs (the supervisor counts them every 5 s). */
+const figuresOff = (c: CampaignBooks) =>
+  c.sent !== c.log_sent ||
+  c.failed !== c.log_failed ||
+  c.unknown !== c.log_unknown ||
+  c.delivered !== c.log_delivered ||
+  c.read !== c.log_read ||
+  c.spent !== c.log_delivered * c.price;
+
+/** A campaign's logs: every claim it gave out and did not take back is one (or is still held). */
+const logsOf = (c: CampaignBooks) => c.log_sent + c.log_failed + c.log_unknown;
 
 /**
  * After every blast stopped: the campaign supervisor (every 5 s, on each worker) finishes a campaign
@@ -204,7 +207,8 @@ async function awaitFinishes(stack: FaultStack): Promise<string[]> {
   const pending = () =>
     last.filter((c) => {
       const seeded = stack.campaigns.find((s) => s.id === c.id);
-      return (seeded?.cap != null || dueFinish(c) !== null) && c.status !== 'finished';
+      // finished when due, and its figures counted from the log (the supervisor's next look)
+      return ((seeded?.cap != null || dueFinish(c) !== null) && c.status !== 'finished') || figuresOff(c);
     });
   await waitFor(
     async () => {
@@ -218,7 +222,7 @@ async function awaitFinishes(stack: FaultStack): Promise<string[]> {
   const late = pending();
   return late.length
     ? [
-        `campaign(s) not finished ${FINISH_WITHIN_MS / 1000} s after every blast stopped: ${late
+        `campaign(s) not finished, or not counted, ${FINISH_WITHIN_MS / 1000} s after every blast stopped: ${late
           .map(
             (c) =>
               `${c.name} (#${c.id}) ${c.status}, due ${dueFinish(c) ?? 'nothing'}: cap ${c.cap}, reserved ${c.reserved}, sent ${c.sent}, failed ${c.failed}, unknown ${c.unknown}, claims ${c.claims}, targets left ${c.targets_left}`,
@@ -230,13 +234,15 @@ async function awaitFinishes(stack: FaultStack): Promise<string[]> {
 
 /**
  * The campaigns' books in the snapshot (issue 22):
- * - each campaign's sent / failed / unknown / delivered / read equal its logs, spent = delivered ×
- *   price, and reserved = claims held + sent + unknown (all move in the same statements);
- * - no campaign sent past its cap, nor reserved past it;
+ * - reserved = claims held + the campaign's logs (a claim becomes a log in the statement that
+ *   gives it back, a claim given back unsent returns its share), in every snapshot;
+ * - no campaign has logged past its cap, nor reserved past it;
  * - every campaign log names a variant of its own campaign (an unknown one settled after a worker
  *   died may name none), belongs to a target of that campaign, and no pool log names a variant;
- * - `final` (every blast stopped): no claim left, reserved = sent + unknown, each budgeted seeded
- *   campaign finished 'budget' exactly at its cap, and a campaign due to finish did, for its reason.
+ * - `final` (every blast stopped, the supervisor's count caught up): no claim left; each
+ *   campaign's sent / failed / unknown / delivered / read equal its logs and spent = delivered ×
+ *   price (the supervisor counts them from the log every 5 s, so only here); each budgeted seeded
+ *   campaign finished 'budget' exactly at its cap; a campaign due to finish did, for its reason.
  */
 async function campaignChecks(
   q: <T extends Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>,
@@ -251,29 +257,13 @@ async function campaignChecks(
   const missingSeeded = seeded.filter((s) => !books.some((c) => c.id === s.id));
   if (missingSeeded.length) problems.push(`seeded campaign(s) gone: ${missingSeeded.map((s) => s.name).join(', ')}`);
 
-  const offCounters = books.filter(
-    (c) =>
-      c.sent !== c.log_sent ||
-      c.failed !== c.log_failed ||
-      c.unknown !== c.log_unknown ||
-      c.delivered !== c.log_delivered ||
-      c.read !== c.log_read ||
-      c.spent !== c.log_delivered * c.price,
-  );
-  if (offCounters.length) {
-    problems.push(
-      `campaign counters differ from their logs (counter/logs; spent should be delivered × price): ${offCounters.map(figures).join(' | ')}`,
-    );
-  }
-  const offReserved = books.filter((c) => c.reserved !== c.claims + c.sent + c.unknown);
+  const offReserved = books.filter((c) => c.reserved !== c.claims + logsOf(c));
   if (offReserved.length) {
     problems.push(
-      `campaign reserved ≠ claims held + sent + unknown: ${offReserved.map((c) => `${figures(c)} → expected ${c.claims + c.sent + c.unknown}`).join(' | ')}`,
+      `campaign reserved ≠ claims held + its logs: ${offReserved.map((c) => `${figures(c)} → expected ${c.claims + logsOf(c)}`).join(' | ')}`,
     );
   }
-  const overCap = books.filter(
-    (c) => c.cap !== null && (c.log_sent + c.log_unknown > c.cap || c.reserved > c.cap || c.sent + c.unknown > c.cap),
-  );
+  const overCap = books.filter((c) => c.cap !== null && (logsOf(c) > c.cap || c.reserved > c.cap));
   if (overCap.length) problems.push(`campaign(s) past their cap: ${overCap.map(figures).join(' | ')}`);
 
   const badVariant = await q<{
@@ -319,34 +309,29 @@ async function campaignChecks(
   }
 
   if (final) {
-    const held = books.filter((c) => c.claims > 0 || c.reserved !== c.sent + c.unknown);
+    const held = books.filter((c) => c.claims > 0);
     if (held.length) {
+      problems.push(`campaign claims still held after every blast stopped: ${held.map(figures).join(' | ')}`);
+    }
+    const offCounters = books.filter(figuresOff);
+    if (offCounters.length) {
       problems.push(
-        `campaign budget still held after every blast stopped (reserved should be sent + unknown, no claim): ${held.map(figures).join(' | ')}`,
+        `campaign figures differ from their logs (figure/logs; spent should be delivered × price): ${offCounters.map(figures).join(' | ')}`,
       );
     }
     for (const s of seeded) {
       const c = books.find((b) => b.id === s.id);
       if (!c || s.cap === null) continue;
-      const used = c.sent + c.unknown;
-      if (
-        c.status !== 'finished' ||
-        c.stop_reason !== 'budget' ||
-        used !== c.reserved ||
-        used > s.cap ||
-        used < s.cap - REVISED_AFTER_FINISH
-      ) {
+      if (c.status !== 'finished' || c.stop_reason !== 'budget' || logsOf(c) !== s.cap || c.reserved !== s.cap) {
         problems.push(
-          `the budgeted campaign did not finish 'budget' at its cap of ${s.cap} (sent + unknown = reserved = cap, less a send revised to failed after the finish): ${figures(c)}`,
+          `the budgeted campaign did not finish 'budget' exactly at its cap of ${s.cap} (logs = reserved = cap): ${figures(c)}`,
         );
       }
     }
     const wrongFinish = books.filter((c) => {
       const due = dueFinish(c);
-      // (a budget finish may sit a little under its cap: REVISED_AFTER_FINISH)
-      const budgetFinish = c.stop_reason === 'budget' && c.cap !== null && c.reserved >= c.cap - REVISED_AFTER_FINISH;
       return (
-        (c.status === 'finished' && c.stop_reason !== due && !budgetFinish) ||
+        (c.status === 'finished' && c.stop_reason !== due) ||
         (c.status !== 'finished' && due !== null && c.status === 'active')
       );
     });

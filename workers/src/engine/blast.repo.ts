@@ -267,7 +267,7 @@ export async function settleAbandoned(db: Db, accountId: number, timeZone: strin
                          returning p.campaign_id
                        ), c as (${RETURN_RESERVED(sql`p`)})
                        select 1`);
-  // a campaign's unknown message keeps its share of the budget (it may have left) and is counted
+  // a campaign's unknown message keeps its share of the budget (it may have left)
   const settled = await rows<{ n: number }>(
     db,
     sql`with p as (
@@ -281,10 +281,6 @@ export async function settleAbandoned(db: Db, accountId: number, timeZone: strin
                  p.campaign_id
           from p join whatsapp_accounts w on w.id = ${accountId}
           returning user_id
-        ), c as (
-          update campaigns c set unknown = c.unknown + g.n
-          from (select campaign_id, count(*)::int as n from p where campaign_id is not null group by campaign_id) g
-          where c.id = g.campaign_id
         ), d as (
           insert into account_daily as d (whatsapp_id, day, user_id, unknown)
           select ${accountId}, ${today(timeZone)}, min(l.user_id), count(*) from l having count(*) > 0

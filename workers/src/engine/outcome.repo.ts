@@ -113,8 +113,6 @@ export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
                  x.fee, x.fee_due, x.tpl, x.ref, x.ref_fee, x.ref_due, x.error, x.wa, x.body,
                  case when x.s = 1 then now() end, x.camp, x.var
           from x
-        ), c as (
-          ${COUNT_CAMPAIGN_SENDS(sql`select camp, s, 0 as unknown from x`)}
         ), a as (
           ${AccountsRepo.countSendsSql(sql`select acc, s, fee from x`, timeZone)}
         ), d as (
@@ -139,20 +137,6 @@ export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
                coalesce(x.next in (select id from n), false) as next_started
         from x join p on p.k = x.k join a on a.id = x.acc`;
 }
-
-/**
- * The step that counts campaign messages' outcomes (`outcomes`: rows of camp, s (1 sent, 0 failed)
- * and unknown (1 where an unknown is revised)): sent and failed move, a failed message gives its
- * share of the budget back, a revised unknown leaves the unknown count. Pool messages (camp null)
- * touch nothing.
- */
-const COUNT_CAMPAIGN_SENDS = (outcomes: SQL) => sql`
-    update campaigns c
-    set sent = c.sent + g.s, failed = c.failed + g.f, reserved = greatest(0, c.reserved - g.f),
-        unknown = greatest(0, c.unknown - g.u)
-    from (select o.camp, sum(o.s)::int as s, sum(1 - o.s)::int as f, sum(o.unknown)::int as u
-          from (${outcomes}) o where o.camp is not null group by o.camp) g
-    where c.id = g.camp`;
 
 /** The outcome as the statement returned it; null when the claim was already settled elsewhere. */
 export function toOutcome(r: OutcomeRow | undefined): Outcome | null {
@@ -221,9 +205,7 @@ export async function reviseUnknown(db: Db, o: OutcomeInput): Promise<boolean> {
                         where whatsapp_id = i.acc and phone_number_id = i.target and status = 'unknown'
                           and wa_message_id is null
                         order by id desc limit 1)
-          returning m.created_at, i.acc, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer, m.campaign_id as camp
-        ), c as (
-          ${COUNT_CAMPAIGN_SENDS(sql`select camp, s, 1 as unknown from l`)}
+          returning m.created_at, i.acc, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer
         ), a as (
           ${AccountsRepo.countSendsSql(sql`select acc, s, fee from l`, o.timeZone)}
         ), d as (

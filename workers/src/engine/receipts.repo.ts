@@ -43,9 +43,9 @@ export interface ReceiptsResult {
  *   is paid to the member and the referrer, exactly once (the due goes to 0 as it is paid);
  * - failed (after WhatsApp accepted it): the message counts as failed on the account, its day and
  *   its target, and a held fee is settled unpaid;
- * - the account's day rows of the ledger move with them (the day each message was sent);
- * - a campaign's message moves its campaign's figures: delivered adds the campaign's price to what
- *   the advertiser spent, and a failure gives its share of the budget back.
+ * - the account's day rows of the ledger move with them (the day each message was sent).
+ * A campaign's figures are counted from the log by the campaign supervisor, not here: a campaign's
+ * row is shared by every account sending for it, and the send path writes only its account's rows.
  * 'server' receipts change nothing: the log's sent_at is the acceptance.
  */
 export async function recordReceipts(
@@ -94,7 +94,7 @@ export async function recordReceipts(
           returning m.wa_message_id, m.status, o.status as was, m.target,
                     case when m.status = 'failed' then 0 else o.fee_due end as due,
                     case when m.status = 'failed' then 0 else o.referral_fee_due end as referral_paid,
-                    ${dayOf(sql`o.created_at`, timeZone)} as day, o.phone_number_id, m.campaign_id
+                    ${dayOf(sql`o.created_at`, timeZone)} as day, o.phone_number_id
         ), x as (
           select l.day,
                  count(*) filter (where l.status in ('delivered', 'read') and l.was = 'sent')::int as delivered,
@@ -108,17 +108,6 @@ export async function recordReceipts(
               sent = d.sent - x.failed, failed = d.failed + x.failed,
               income = d.income + x.income, referral_income = d.referral_income + x.referral_income
           from x where d.whatsapp_id = ${accountId}::int and d.day = x.day
-        ), c as (
-          update campaigns c
-          set delivered = c.delivered + g.delivered, read = c.read + g.read, sent = c.sent - g.failed,
-              failed = c.failed + g.failed, reserved = greatest(0, c.reserved - g.failed),
-              spent = c.spent + g.delivered::bigint * c.price_per_delivered
-          from (select l.campaign_id,
-                       count(*) filter (where l.status in ('delivered', 'read') and l.was = 'sent')::int as delivered,
-                       count(*) filter (where l.status = 'read')::int as read,
-                       count(*) filter (where l.status = 'failed')::int as failed
-                from l where l.campaign_id is not null group by l.campaign_id) g
-          where c.id = g.campaign_id
         ), a as (
           ${AccountsRepo.countReceiptSql(accountId, failed, paid)}
         ), p as (

@@ -39,12 +39,13 @@ export const campaigns = pgTable(
     optout: integer('optout').notNull().default(0),
     spent: bigint('spent', { mode: 'number' }).notNull().default(0),
     /**
-     * the budget taken: targets claimed and not yet settled, plus messages sent or logged unknown.
-     * A claim takes from it under the row's lock, so concurrent blasts never go past the budget; a
-     * failed send or a claim given back returns its share.
+     * the budget taken: every target claimed and not given back (sent, failed, logged unknown, or
+     * still in flight). A claim takes from it under the row's lock, so concurrent blasts never go
+     * past the budget; a claim given back unsent returns its share. Only claims and releases write
+     * it: the send path never writes a campaign's row.
      */
     reserved: integer('reserved').notNull().default(0),
-    /** messages logged unknown (a worker died mid-send): they count against the budget */
+    /** messages logged unknown (a worker died mid-send): counted from the log like the figures above */
     unknown: integer('unknown').notNull().default(0),
     /** when the campaign last gave targets to a blast: equals take turns, the longest waiting first */
     servedAt: timestamp('served_at', { withTimezone: true }),
