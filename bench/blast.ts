@@ -14,38 +14,14 @@ import { rows } from '../core/src/db/client';
 import { bearer } from '../tests/support/api';
 import { createUser } from '../tests/support/factories';
 import { connectAccount, startWaHarness } from '../tests/support/wa-engine';
+import { instantSimulator, yardstick } from './blast-support';
 
-process.env.SIM_PAIR_DELAY_MS = '50';
-process.env.SIM_RESTORE_DELAY_MS = '10';
-process.env.SIM_SEND_LATENCY_MS = '0';
-process.env.SIM_SEND_FAIL_RATE = '0';
-process.env.LOG_LEVEL = 'silent';
-if (process.env.BENCH_DATABASE_URL) {
-  process.env.TEST_DB = 'postgres';
-  process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
-}
+instantSimulator();
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const OPTOUT = Number(process.env.BENCH_OPTOUT ?? 0.1);
-
-/** Empty transactions a second from `clients` concurrent callers for `ms`: the database's own pace. */
-async function yardstick(db: Parameters<typeof rows>[0], clients: number, ms: number): Promise<number> {
-  let done = 0;
-  const end = performance.now() + ms;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < end) {
-        await db.transaction(async (tx) => {
-          await tx.execute(sql`select 1`);
-        });
-        done++;
-      }
-    }),
-  );
-  return Math.round(done / (ms / 1000));
-}
 
 async function main() {
   const h = await startWaHarness({ blastSecondMs: 1 });

@@ -33,16 +33,9 @@ import { bearer } from '../tests/support/api';
 import { createUser } from '../tests/support/factories';
 import { connectAccount, startWaHarness, type WaHarness } from '../tests/support/wa-engine';
 import { activeCampaigns } from '../workers/src/engine/campaign-claims.repo';
+import { instantSimulator, yardstick } from './blast-support';
 
-process.env.SIM_PAIR_DELAY_MS = '50';
-process.env.SIM_RESTORE_DELAY_MS = '10';
-process.env.SIM_SEND_LATENCY_MS = '0';
-process.env.SIM_SEND_FAIL_RATE = '0';
-process.env.LOG_LEVEL = 'silent';
-if (process.env.BENCH_DATABASE_URL) {
-  process.env.TEST_DB = 'postgres';
-  process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
-}
+instantSimulator();
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 200_000);
@@ -60,23 +53,6 @@ const WARM_UP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 
 type Phase = 'pool' | 'campaigns' | 'mixed';
 type Db = WaHarness['database']['db'];
-
-/** Empty transactions a second from `clients` concurrent callers for `ms`: the database's own pace. */
-async function yardstick(db: Db, clients: number, ms: number): Promise<number> {
-  let done = 0;
-  const end = performance.now() + ms;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < end) {
-        await db.transaction(async (tx) => {
-          await tx.execute(sql`select 1`);
-        });
-        done++;
-      }
-    }),
-  );
-  return Math.round(done / (ms / 1000));
-}
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
