@@ -142,7 +142,17 @@ export class CampaignSupervisor {
   private async finish(reason: CampaignStopReason, when: SQL): Promise<void> {
     const done = await rows<Figures>(
       this.deps.db,
-      sql`update campaigns c set status = 'finished', stop_reason = ${reason}, updated_at = now()
+      // its figures counted in the same statement: a message written since this look's recount is in them
+      sql`update campaigns c set status = 'finished', stop_reason = ${reason}, updated_at = now(),
+            (sent, delivered, read, failed, unknown) = (
+              select count(m.id) filter (where m.status in ('sent', 'delivered', 'read'))::int,
+                     count(m.id) filter (where m.status in ('delivered', 'read'))::int,
+                     count(m.id) filter (where m.status = 'read')::int,
+                     count(m.id) filter (where m.status = 'failed')::int,
+                     count(m.id) filter (where m.status = 'unknown')::int
+              from message_logs m where m.campaign_id = c.id),
+            spent = c.price_per_delivered::bigint * (
+              select count(*) from message_logs m where m.campaign_id = c.id and m.status in ('delivered', 'read'))
           where ${when}
           returning ${FIGURES}`,
     );
