@@ -616,6 +616,9 @@ describe('blasts drawing from campaigns', () => {
       [{ amount: 0 }, 'amount'],
       [{ amount: 'lots' }, 'amount'],
       [{ amount: 10, note: 'x'.repeat(201) }, 'note'],
+      [{ amount: 10, note: 'a\u0000b' }, 'note'],
+      [{ amount: 10, note: 42 }, 'note'],
+      [{}, 'amount'],
     ] as const) {
       const bad = await api(users.admin).post(`/${d.id}/topups`, body);
       expect(bad.status, JSON.stringify(body)).toBe(400);

@@ -230,6 +230,20 @@ describe('members and staff', () => {
     }
     expect((await as(null).get('')).status).toBe(401);
   });
+
+  it('are refused, with 403, every campaign route (targets, variants, report, replies, leads, top-ups, clients)', async () => {
+    const c = await draft(client);
+    const routes = API_ROUTES.filter((r) => r.path.startsWith('/admin/campaigns'));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const u of [member, staff]) {
+      for (const r of routes) {
+        const path = `/api${r.path.replace('{id}', String(c.id)).replace(/\{[^}]+\}/g, '1')}`;
+        const res = await request(h.app)[r.method](path).set(bearer(u.token)).send({});
+        expect(res.status, `${u.role} ${r.method.toUpperCase()} ${r.path}`).toBe(403);
+        expect(typeof res.body.msg, `${r.method.toUpperCase()} ${r.path}`).toBe('string');
+      }
+    }
+  });
 });
 
 describe('bad input', () => {
