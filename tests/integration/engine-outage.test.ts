@@ -1,6 +1,7 @@
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
 import { WAITING_TEXTS } from '@wa/core/dependencies';
 import { recountDaily, storedDaily } from '@wa/core/ledger/daily';
+import { rollupDifferences } from '@wa/core/ledger/rollups';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,7 @@ async function assertNothingLostOrDoubled(acc: SavedAccount): Promise<void> {
   expect(row?.count_success).toBe(deliveries.length);
   expect(row?.income).toBe(150 * deliveries.length);
   expect(await storedDaily(h.database.db)).toEqual(await recountDaily(h.database.db, DEFAULT_TIMEZONE));
+  expect(await rollupDifferences(h.database.db, DEFAULT_TIMEZONE)).toEqual([]);
 }
 
 describe.skipIf(!onPostgres)('a running blast outlives the database blinking (PostgreSQL)', () => {
@@ -168,6 +170,17 @@ describe.skipIf(!onPostgres)('a running blast outlives the database blinking (Po
     const back = Date.now();
     await until(() => sentCount() > during + 5, 'the blast going on after the database came back', 15_000);
     expect(Date.now() - back).toBeLessThan(10_000);
+    // the ledger's fold (every second here) failed meanwhile and folds again by itself
+    await until(
+      async () =>
+        (
+          await read<{ n: number }>(
+            sql`select count(*)::int as n from ledger_folds where folded_at > ${new Date(back).toISOString()}::timestamptz`,
+          )
+        )[0]?.n === 1,
+      'the ledger folded again after the outage',
+      15_000,
+    );
     await until(() => finished(acc.id), 'the blast to finish on its own', 60_000);
     expect(deliveries.length).toBe(300);
     const [row] = await read<{ waiting_reason: string | null; state: string }>(
@@ -273,6 +286,7 @@ describe('a frozen holder that wakes up after its account moved on', () => {
     );
     expect(after).toEqual({ count_success: (before?.count_success ?? 0) + 1, income: (before?.income ?? 0) + 150 });
     expect(await storedDaily(h.database.db)).toEqual(await recountDaily(h.database.db, DEFAULT_TIMEZONE));
+    expect(await rollupDifferences(h.database.db, DEFAULT_TIMEZONE)).toEqual([]);
     // once: a second revision finds nothing to change
     expect(await reviseUnknown(h.database.db, input)).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
 import { recountDaily, storedDaily } from '@wa/core/ledger/daily';
+import { foldLedger, rollupDifferences } from '@wa/core/ledger/rollups';
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
@@ -56,8 +57,13 @@ const api = (u: TestUser) => apiAs(h, u, '/api/admin');
 const balance = async (u: TestUser) => (await api(u).get(`/withdraw/balance/${u.id}`)).body.balance as number;
 const ack = (messageId: string, kind: 'delivered' | 'read' | 'failed') =>
   apiAs(h, dev, '/api/dev/sim').post(`/${acc.clientid}`, { action: 'ack', messageId, ack: kind });
-const ledgerIsExact = async () =>
+const ledgerIsExact = async () => {
   expect(await storedDaily(h.database.db)).toEqual(await recountDaily(h.database.db, DEFAULT_TIMEZONE));
+  // the hour rows too, and a fold of them (issue 23)
+  expect(await rollupDifferences(h.database.db, DEFAULT_TIMEZONE)).toEqual([]);
+  await foldLedger(h.database.db, DEFAULT_TIMEZONE);
+  expect(await rollupDifferences(h.database.db, DEFAULT_TIMEZONE)).toEqual([]);
+};
 
 /** Blasts `n` fresh targets and waits until every one is settled (sent or failed). */
 async function blast(n: number, tag: string): Promise<Log[]> {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
 import { recountDaily, storedDaily } from '@wa/core/ledger/daily';
+import { rollupDifferences } from '@wa/core/ledger/rollups';
 import { sql } from 'drizzle-orm';
 import type { Express } from 'express';
 import pg from 'pg';
@@ -323,6 +324,7 @@ describe('a blast across a worker crash', () => {
     expect(m?.success).toBeGreaterThan(total * 0.8);
     // the ledger's day rows are exactly what a full recount of the log makes them
     expect(await storedDaily(database.db)).toEqual(await recountDaily(database.db, DEFAULT_TIMEZONE));
+    expect(await rollupDifferences(database.db, DEFAULT_TIMEZONE)).toEqual([]);
   }, 180_000);
 });
 
@@ -432,5 +434,6 @@ describe('payout on delivery across a worker crash', () => {
     const balance = await request(app).get(`/api/admin/withdraw/balance/${member.id}`).set(bearer(member.token));
     expect(balance.body.balance).toBe(t.fees);
     expect(await storedDaily(database.db)).toEqual(await recountDaily(database.db, DEFAULT_TIMEZONE));
+    expect(await rollupDifferences(database.db, DEFAULT_TIMEZONE)).toEqual([]);
   }, 180_000);
 });

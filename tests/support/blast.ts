@@ -9,12 +9,13 @@ import { type SavedAccount, setSimEnv, useWaHarness, waHelpers } from './wa-engi
  * What the blast suites (blast.test.ts, one-off-send.test.ts) start from: an engine on the simulator
  * (quick pairing, every send succeeds, one interval "second" of 2 ms), admin, dev, staff, a member
  * with a referrer and another member, the settings' price 80 and 10% to referrers, the member's own
- * fee 150 and intervals 0–2 s, and one active template. Everything is filled in by beforeAll;
+ * fee 150 and intervals 0–2 s, and one active template; the ledger folded every second. Everything is filled in by beforeAll;
  * `deliveries` holds what the simulator delivered during the current test.
  */
 export function useBlastSuite() {
   setSimEnv({ pairDelayMs: 100, restoreDelayMs: 20, sendLatencyMs: 1, sendFailRate: 0 });
-  const h = useWaHarness({ blastSecondMs: 2 });
+  // the ledger is folded every second while the blasts write it (issue 23)
+  const h = useWaHarness({ blastSecondMs: 2, ledgerFoldMs: 1000 });
   const { wa, sim } = waHelpers(h);
   const deliveries: SimDelivery[] = [];
   beforeAll(() => {

@@ -56,6 +56,8 @@ export interface WaHarnessOptions {
   /** how often the engine looks at the campaigns (CAMPAIGN_TICK_MS), and tells campaign.progress at most */
   campaignTickMs?: number;
   campaignProgressMs?: number;
+  /** how often the engine folds the ledger (LEDGER_FOLD_MS) */
+  ledgerFoldMs?: number;
   /** how long qr-new-client waits for a code (1.5 s by default, so a code that never comes fails fast) */
   qrTimeoutMs?: number;
   /** the engine gets a DATA_DIR of its own, empty, as a worker on another host has (issue 19) */
@@ -95,6 +97,7 @@ export async function startWaHarness(opts: WaHarnessOptions = {}): Promise<WaHar
       webhookSweepMs: opts.webhookSweepMs,
       campaignTickMs: opts.campaignTickMs,
       campaignProgressMs: opts.campaignProgressMs,
+      ledgerFoldMs: opts.ledgerFoldMs,
     });
   };
   const h: WaHarness = {

@@ -11,6 +11,13 @@ import { type Db, rows } from '../db/client';
 export const dayOf = (ts: ReturnType<typeof sql>, timeZone: string) =>
   sql`((${ts}) at time zone ${timeZone}::text)::date`;
 
+/** The start of the hour (`timeZone`'s clock) of a timestamptz expression: the hour row (account_hourly) a message counts on. */
+export const hourOf = (ts: ReturnType<typeof sql>, timeZone: string) =>
+  sql`date_trunc('hour', ${ts}, ${timeZone}::text)`;
+
+/** account_hourly keeps this many days (the charts show seven; see rollups.ts). */
+export const HOURLY_KEEP_DAYS = 8;
+
 /** Today in `timeZone`, as a date. */
 export const today = (timeZone: string) => dayOf(sql`now()`, timeZone);
 
@@ -99,8 +106,9 @@ export async function storedDaily(db: Db): Promise<DailyRow[]> {
 }
 
 /**
- * Rebuilds every day row from the message log: for data written around the engine (a restore,
- * tests that insert logs directly). Runs in one transaction.
+ * Rebuilds every day row, and the hour rows of the kept week, from the message log: for data
+ * written around the engine (a restore, tests that insert logs directly). The folded tables are
+ * emptied (reads take the rows until the next fold, see rollups.ts). Runs in one transaction.
  */
 export async function rebuildDaily(db: Db, timeZone: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -111,5 +119,18 @@ export async function rebuildDaily(db: Db, timeZone: string): Promise<void> {
       select whatsapp_id, day::date, user_id, referrer_id, sent, delivered, read, failed, unknown, optout, income,
         referral_income
       from (${recountSql(timeZone)}) r`);
+    await tx.execute(sql`delete from account_hourly`);
+    await tx.execute(sql`
+      insert into account_hourly (whatsapp_id, hour, user_id, sent, delivered, failed)
+      select coalesce(m.whatsapp_id, -m.user_id), ${hourOf(sql`m.created_at`, timeZone)}, min(m.user_id),
+             count(*) filter (where m.status in ('sent', 'delivered', 'read')),
+             count(*) filter (where m.status in ('delivered', 'read')),
+             count(*) filter (where m.status = 'failed')
+      from message_logs m
+      where m.status <> 'pending' and m.created_at >= now() - make_interval(days => ${HOURLY_KEEP_DAYS}::int)
+      group by 1, 2`);
+    for (const t of ['ledger_folds', 'ledger_days', 'ledger_hours', 'ledger_totals']) {
+      await tx.execute(sql`delete from ${sql.identifier(t)}`);
+    }
   });
 }

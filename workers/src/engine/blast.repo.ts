@@ -4,6 +4,7 @@ import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
 import { type Db, type Int8, type Nullable, preparedRows, type RawRow, rows } from '@wa/core/db/client';
 import type { messageTemplates, phoneNumbers, settings, users, whatsappAccounts } from '@wa/core/db/schema/index';
 import { today } from '@wa/core/ledger/daily';
+import { coldDay } from '@wa/core/ledger/rollups';
 import type { PayoutOn } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
@@ -188,13 +189,14 @@ const LEVEL_STEPS = (userId: number) => sql`
       select l.id, l.requirement_blast from levels l, cur
       where l.requirement_blast > cur.req order by l.requirement_blast, l.id limit 1
     ), n as (
-      select coalesce(sum(d.sent), 0) as c from account_daily d where d.user_id = ${userId}
+      select coalesce((select t.sent from ledger_totals t where t.user_id = ${userId}), 0) + coalesce(sum(d.sent), 0) as c
+      from account_daily d where d.user_id = ${userId} and d.day > ${coldDay}
     )`;
 
 /**
  * A member whose accepted messages reach the next level's minimum blast requirement (§2 Level)
  * moves up to it. Levels only go up here (an admin may have set a higher one), one at a time. The
- * count is the member's day rows, so it stays cheap however many messages a member has sent; the
+ * count is the member's running total and their open days' rows (core/src/ledger/rollups.ts), so it stays cheap however long their history; the
  * blast asks when its own count says the requirement is reached (see BlastRunner).
  */
 export async function promote(db: Db, userId: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Config } from '@wa/core/config';
+import { type Config, DEFAULT_TIMEZONE } from '@wa/core/config';
 import { DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG } from '@wa/core/config-engine';
 import type { Db } from '@wa/core/db/client';
 import type { JobQueue } from '@wa/core/jobs/queue';
@@ -13,6 +13,7 @@ import { registerJobs } from '../jobs/registry';
 import { CampaignSupervisor } from './campaign-supervisor';
 import type { EngineMetrics } from './engine-metrics';
 import { SessionHost } from './host';
+import { LedgerFolder } from './ledger-folder';
 
 export interface Engine {
   host: SessionHost;
@@ -23,6 +24,8 @@ export interface Engine {
   metrics: EngineMetrics;
   /** finishes campaigns at their end or budget and tells their webhooks */
   campaigns: CampaignSupervisor;
+  /** folds the ledger's closed periods into the rollups the dashboards read */
+  ledger: LedgerFolder;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ export async function startEngine(opts: {
   /** how often the campaigns are looked at (CAMPAIGN_TICK_MS), and campaign.progress told at most (tests shorten them) */
   campaignTickMs?: number;
   campaignProgressMs?: number;
+  /** how often the ledger is folded (LEDGER_FOLD_MS) */
+  ledgerFoldMs?: number;
   /** the driver to use instead of the one WA_DRIVER selects (tests: a real driver over a fake WhatsApp) */
   driver?: (store: SessionStore, db: Db) => WhatsAppDriver;
 }): Promise<Engine> {
@@ -114,6 +119,14 @@ export async function startEngine(opts: {
     progressEveryMs: opts.campaignProgressMs,
   });
   campaigns.start();
+  const ledger = new LedgerFolder({
+    db: opts.db,
+    log: opts.log,
+    timeZone: opts.config.timezone ?? DEFAULT_TIMEZONE,
+    monitor: host.monitor,
+    foldMs: opts.ledgerFoldMs,
+  });
+  ledger.start();
   opts.log.info({ driver: opts.config.waDriver, workerId: host.workerId }, 'engine ready');
   return {
     host,
@@ -122,9 +135,11 @@ export async function startEngine(opts: {
     webhooks,
     metrics: host.metrics,
     campaigns,
+    ledger,
     close: async () => {
       clearInterval(sweep);
       campaigns.stop();
+      ledger.stop();
       await host.stop();
       await webhooks.close();
       await driver.close();

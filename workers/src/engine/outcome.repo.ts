@@ -1,7 +1,7 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { type Db, type Prefixed, preparedRows, type RawRow, rows } from '@wa/core/db/client';
 import type { phoneNumbers, whatsappAccounts } from '@wa/core/db/schema/index';
-import { dayOf, today } from '@wa/core/ledger/daily';
+import { dayOf, HOURLY_KEEP_DAYS, hourOf, today } from '@wa/core/ledger/daily';
 import type { PayoutOn } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AccountCounts, ClaimedTarget, ReceiverRow } from './blast.repo';
@@ -122,6 +122,10 @@ export function outcomesSql(list: OutcomeInput[], timeZone: string): SQL {
           set sent = d.sent + excluded.sent, failed = d.failed + excluded.failed,
               income = d.income + excluded.income, referral_income = d.referral_income + excluded.referral_income,
               referrer_id = coalesce(excluded.referrer_id, d.referrer_id)
+        ), h as (
+          insert into account_hourly as h (whatsapp_id, hour, user_id, sent, failed)
+          select x.acc, ${hourOf(sql`now()`, timeZone)}, x.usr, x.s, 1 - x.s from x
+          on conflict (whatsapp_id, hour) do update set sent = h.sent + excluded.sent, failed = h.failed + excluded.failed
         ), n as (
           update phone_numbers q set claim_started = true
           from x where q.id = x.next and q.in_use = 1 and q.claimed_by = x.acc
@@ -205,7 +209,7 @@ export async function reviseUnknown(db: Db, o: OutcomeInput): Promise<boolean> {
                         where whatsapp_id = i.acc and phone_number_id = i.target and status = 'unknown'
                           and wa_message_id is null
                         order by id desc limit 1)
-          returning m.created_at, i.acc, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer
+          returning m.created_at, i.acc, i.usr, i.target, i.tpl, i.s, i.fee, i.ref_fee, i.referrer
         ), a as (
           ${AccountsRepo.countSendsSql(sql`select acc, s, fee from l`, o.timeZone)}
         ), d as (
@@ -214,6 +218,11 @@ export async function reviseUnknown(db: Db, o: OutcomeInput): Promise<boolean> {
               income = d.income + l.fee, referral_income = d.referral_income + l.ref_fee,
               referrer_id = coalesce(l.referrer, d.referrer_id)
           from l where d.whatsapp_id = l.acc and d.day = ${dayOf(sql`l.created_at`, o.timeZone)}
+        ), h as (
+          insert into account_hourly as h (whatsapp_id, hour, user_id, sent, failed)
+          select l.acc, ${hourOf(sql`l.created_at`, o.timeZone)}, l.usr, l.s, 1 - l.s from l
+          where l.created_at >= now() - make_interval(days => ${HOURLY_KEEP_DAYS}::int)
+          on conflict (whatsapp_id, hour) do update set sent = h.sent + excluded.sent, failed = h.failed + excluded.failed
         ), p as (
           update phone_numbers p set count_success = p.count_success + l.s, count_fail = p.count_fail + (1 - l.s)
           from l where p.id = l.target

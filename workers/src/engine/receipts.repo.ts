@@ -1,7 +1,7 @@
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
 import type { whatsappAccounts } from '@wa/core/db/schema/index';
-import { dayOf } from '@wa/core/ledger/daily';
+import { dayOf, hourOf } from '@wa/core/ledger/daily';
 import { sql } from 'drizzle-orm';
 import type { AckKind } from '../drivers/types';
 import type { ReceiverRow } from './blast.repo';
@@ -94,7 +94,8 @@ export async function recordReceipts(
           returning m.wa_message_id, m.status, o.status as was, m.target,
                     case when m.status = 'failed' then 0 else o.fee_due end as due,
                     case when m.status = 'failed' then 0 else o.referral_fee_due end as referral_paid,
-                    ${dayOf(sql`o.created_at`, timeZone)} as day, o.phone_number_id
+                    ${dayOf(sql`o.created_at`, timeZone)} as day, ${hourOf(sql`o.created_at`, timeZone)} as hour,
+                    o.phone_number_id
         ), x as (
           select l.day,
                  count(*) filter (where l.status in ('delivered', 'read') and l.was = 'sent')::int as delivered,
@@ -108,6 +109,15 @@ export async function recordReceipts(
               sent = d.sent - x.failed, failed = d.failed + x.failed,
               income = d.income + x.income, referral_income = d.referral_income + x.referral_income
           from x where d.whatsapp_id = ${accountId}::int and d.day = x.day
+        ), xh as (
+          select l.hour,
+                 count(*) filter (where l.status in ('delivered', 'read') and l.was = 'sent')::int as delivered,
+                 count(*) filter (where l.status = 'failed')::int as failed
+          from l group by l.hour
+        ), h as (
+          update account_hourly h
+          set delivered = h.delivered + xh.delivered, sent = h.sent - xh.failed, failed = h.failed + xh.failed
+          from xh where h.whatsapp_id = ${accountId}::int and h.hour = xh.hour
         ), a as (
           ${AccountsRepo.countReceiptSql(accountId, failed, paid)}
         ), p as (

@@ -4,6 +4,7 @@ export * from './files';
 export * from './levels';
 export * from './money';
 export * from './proxies';
+export * from './rollups';
 export * from './settings';
 export * from './tools';
 export * from './users';

@@ -1,4 +1,5 @@
 import { type Db, rows } from '@wa/core/db/client';
+import { coldDay } from '@wa/core/ledger/rollups';
 import { sql } from 'drizzle-orm';
 
 /** The installation's figures the first-run checklist ticks on. */
@@ -14,7 +15,7 @@ export class FirstRunRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * One round trip. Blast messages are summed from the day rows (what Total Blast reads), not
+   * One round trip. Blast messages are everybody's running total and the open days' rows (what Total Blast reads), not
    * counted from the message log, which grows without bound. Targets are the default pool's (what
    * the Phone Numbers screen lists), not a campaign's.
    */
@@ -24,7 +25,8 @@ export class FirstRunRepo {
       sql`select (select count(*) from whatsapp_accounts) as accounts,
                  (select count(*) from phone_numbers where campaign_id is null) as targets,
                  (select count(*) from message_templates where status = 'active' and campaign_id is null) as templates,
-                 (select coalesce(sum(sent), 0) from account_daily) as messages`,
+                 (select coalesce((select t.sent from ledger_totals t where t.user_id = 0), 0)
+                   + coalesce(sum(d.sent), 0) from account_daily d where d.day > ${coldDay}) as messages`,
     );
     return {
       accounts: Number(r?.accounts ?? 0),

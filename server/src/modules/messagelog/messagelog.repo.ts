@@ -1,16 +1,24 @@
 import type { CounterScope } from '@wa/core/counter-scope';
 import { type Db, type Int8, type Nullable, type RawRow, rows } from '@wa/core/db/client';
 import type { messageLogs, whatsappAccounts } from '@wa/core/db/schema/index';
+import { coldDay } from '@wa/core/ledger/rollups';
 import { ALL_USERS, type MessageLogItem, type MessageLogStatus, type SuccessFailCount } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
- * The dashboard's figures come from the ledger's day rows (account_daily: one row per account and
- * day, kept by the engine in the statement that changes a message log), never from the message
- * log itself: a member's figures are a few hundred rows whatever they sent, everybody's a sum over
- * accounts × days. `day`: only that day's rows (see `today`).
+ * The dashboard's figures come from the ledger (core/src/ledger/rollups.ts), never from the message
+ * log itself: a day's figures from its day rows (account_daily: one row per account and day, kept
+ * by the engine in the statement that changes a message log); all-time figures from the running
+ * totals of the days the fold has closed (ledger_totals, one row per user and one for everybody)
+ * plus the day rows of the open days after them. So a member's counter reads their accounts' last
+ * days and everybody's the accounts' last days, whatever the history's length. `day`: only that
+ * day's rows (see `today`).
  */
-const onDay = (day: SQL | undefined): SQL => (day ? sql` and d.day = ${day}` : sql``);
+const onDay = (day: SQL | undefined): SQL => (day ? sql` and d.day = ${day}` : sql` and d.day > ${coldDay}`);
+
+/** A running total's column (ledger_totals) of one user, or of everybody (0). */
+const folded = (column: SQL, userId: SQL | 0, day: SQL | undefined): SQL =>
+  day ? sql`0` : sql`coalesce((select ${column} from ledger_totals t where t.user_id = ${userId}), 0)`;
 
 /**
  * A scalar SQL expression (bigint) for income, the money rule of docs/PRODUCT.md §4 Money: a
@@ -21,7 +29,8 @@ const onDay = (day: SQL | undefined): SQL => (day ? sql` and d.day = ${day}` : s
  */
 export function incomeSql(scope: CounterScope, day?: SQL): SQL {
   if (scope === ALL_USERS) {
-    return sql`(select coalesce(sum(d.income + d.referral_income), 0)::bigint from account_daily d where true${onDay(day)})`;
+    return sql`(${folded(sql`t.income + t.referral_income`, 0, day)}
+      + (select coalesce(sum(d.income + d.referral_income), 0)::bigint from account_daily d where true${onDay(day)}))`;
   }
   return userIncomeSql(sql`${scope.userId}`, day);
 }
@@ -31,7 +40,8 @@ export function incomeSql(scope: CounterScope, day?: SQL): SQL {
  * `u.id` in a list of members): "Pendapatan" is this figure wherever a member's is shown.
  */
 export function userIncomeSql(userId: SQL, day?: SQL): SQL {
-  return sql`((select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = ${userId}${onDay(day)})
+  return sql`(${folded(sql`t.income + t.referral_income`, userId, day)}
+    + (select coalesce(sum(d.income), 0)::bigint from account_daily d where d.user_id = ${userId}${onDay(day)})
     + (select coalesce(sum(d.referral_income), 0)::bigint from account_daily d
        where d.referrer_id = ${userId}${onDay(day)}))`;
 }
@@ -99,9 +109,11 @@ export class MessageLogRepo {
   /** Messages WhatsApp accepted (success) and refused or reported failed (fail); pending and unknown ones are left out. */
   async counts(scope: CounterScope, day?: SQL): Promise<SuccessFailCount> {
     const owner = scope === ALL_USERS ? sql`true` : sql`d.user_id = ${scope.userId}`;
+    const who = scope === ALL_USERS ? 0 : sql`${scope.userId}`;
     const [r] = await rows<{ success: Int8; fail: Int8 }>(
       this.db,
-      sql`select coalesce(sum(d.sent), 0) as success, coalesce(sum(d.failed), 0) as fail
+      sql`select ${folded(sql`t.sent`, who, day)} + coalesce(sum(d.sent), 0) as success,
+                 ${folded(sql`t.failed`, who, day)} + coalesce(sum(d.failed), 0) as fail
           from account_daily d where ${owner}${onDay(day)}`,
     );
     return { success: Number(r?.success ?? 0), fail: Number(r?.fail ?? 0) };
@@ -114,13 +126,20 @@ export class MessageLogRepo {
    */
   async logDays(f: LogFilter): Promise<Array<{ day: string; n: number }> | null> {
     if (f.search || f.status === 'pending') return null;
+    const count = LEDGER_COUNT[f.status ?? 'all'];
     const parts = [sql`true`];
     if (f.userId !== undefined) parts.push(sql`d.user_id = ${f.userId}`);
     if (f.whatsappId !== undefined) parts.push(sql`d.whatsapp_id = ${f.whatsappId}`);
+    // everybody's: the folded days, then the open days' rows
     const list = await rows<{ day: string; n: Int8 }>(
       this.db,
-      sql`select d.day::text as day, ${LEDGER_COUNT[f.status ?? 'all']} as n from account_daily d
-          where ${sql.join(parts, sql` and `)} group by d.day order by d.day desc`,
+      parts.length === 1
+        ? sql`select d.day::text as day, ${count} as n from ledger_days d where d.day <= ${coldDay} group by d.day
+              union all
+              select d.day::text, ${count} from account_daily d where d.day > ${coldDay} group by d.day
+              order by day desc`
+        : sql`select d.day::text as day, ${count} as n from account_daily d
+              where ${sql.join(parts, sql` and `)} group by d.day order by d.day desc`,
     );
     return list.map((r) => ({ day: r.day, n: Number(r.n) })).filter((r) => r.n > 0);
   }

@@ -1,4 +1,5 @@
 import { type Db, rows } from '@wa/core/db/client';
+import { coldDay } from '@wa/core/ledger/rollups';
 import { sql } from 'drizzle-orm';
 
 /** What /metrics reads of the database at each scrape: a few grouped counts, never per-row data. */
@@ -14,12 +15,15 @@ export class MetricsRepo {
     );
   }
 
-  /** Blast messages by outcome, summed over the ledger's day rows (all accounts, all days). */
+  /** Blast messages by outcome: everybody's folded days, then the open days' rows (core/src/ledger/rollups.ts). */
   async messages(): Promise<Record<'sent' | 'delivered' | 'read' | 'failed' | 'optout', number>> {
     const [r] = await rows<Record<string, string | number | null>>(
       this.db,
       sql`select sum(sent) as sent, sum(delivered) as delivered, sum(read) as read, sum(failed) as failed,
-                 sum(optout) as optout from account_daily`,
+                 sum(optout) as optout
+          from (select sent, delivered, read, failed, optout from ledger_days where day <= ${coldDay}
+                union all
+                select sent, delivered, read, failed, optout from account_daily where day > ${coldDay}) x`,
     );
     return {
       sent: Number(r?.sent ?? 0),

@@ -1,6 +1,7 @@
 import { type Db, type Int8, type Numeric, type RawRow, rows } from '@wa/core/db/client';
 import type { accountDaily, whatsappAccounts } from '@wa/core/db/schema/index';
-import { today } from '@wa/core/ledger/daily';
+import { hourOf, today } from '@wa/core/ledger/daily';
+import { coldDay, coldHour } from '@wa/core/ledger/rollups';
 import type { ChartsResponse, ReportFigures, ReportRow } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
@@ -58,10 +59,19 @@ export class ReportRepo {
    * the page count and where a deep page starts.
    */
   async days(f: ReportFilter): Promise<Array<{ day: string; rows: number; figures: ReportFigures }>> {
+    const everybody = f.userId === undefined && f.whatsappId === undefined;
+    // everybody's: the folded days (a row a day), then the open days' rows
     const list = await rows<RawFigures & { day: string; n: Int8 }>(
       this.db,
-      sql`select d.day::text as day, count(*) as n, ${FIGURES} from account_daily d where ${where(f)}
-          group by d.day order by d.day desc`,
+      everybody
+        ? sql`select d.day::text as day, sum(d.accounts) as n, ${FIGURES} from ledger_days d
+              where ${where(f)} and d.day <= ${coldDay} group by d.day
+              union all
+              select d.day::text as day, count(*) as n, ${FIGURES} from account_daily d
+              where ${where(f)} and d.day > ${coldDay} group by d.day
+              order by day desc`
+        : sql`select d.day::text as day, count(*) as n, ${FIGURES} from account_daily d where ${where(f)}
+              group by d.day order by d.day desc`,
     );
     return list.map((r) => ({ day: r.day, rows: Number(r.n), figures: figures(r) }));
   }
@@ -118,19 +128,27 @@ export class ReportRepo {
     }));
   }
 
-  /** What the dashboards draw, for one member or everybody. */
+  /**
+   * What the dashboards draw, for one member or everybody, from the rollups (never the message
+   * log): a member's hours from their accounts' hour rows, everybody's from the folded hours and
+   * the open hours' rows; the accounts' week and the income's month from the day rows (everybody's
+   * income from the folded days and the open days' rows).
+   */
   async charts(userId: number | null): Promise<ChartsResponse> {
     const mine = (col: SQL) => (userId === null ? sql`true` : sql`${col} = ${userId}`);
     const day = today(this.timeZone);
+    const since = sql`${hourOf(sql`now() - interval '7 days'`, this.timeZone)}`;
     const hourly = await rows<{ hour: string; sent: Int8; delivered: Int8; failed: Int8 }>(
       this.db,
-      sql`select date_trunc('hour', m.created_at) as hour,
-                 count(*) filter (where m.status in ('sent', 'delivered', 'read')) as sent,
-                 count(*) filter (where m.status in ('delivered', 'read')) as delivered,
-                 count(*) filter (where m.status = 'failed') as failed
-          from message_logs m
-          where m.created_at >= now() - interval '7 days' and m.status <> 'pending' and ${mine(sql`m.user_id`)}
-          group by 1 order by 1`,
+      userId === null
+        ? sql`select x.hour, sum(x.sent) as sent, sum(x.delivered) as delivered, sum(x.failed) as failed from (
+                select l.hour, l.sent, l.delivered, l.failed from ledger_hours l where l.hour >= ${since} and l.hour <= ${coldHour}
+                union all
+                select h.hour, h.sent, h.delivered, h.failed from account_hourly h where h.hour >= ${since} and h.hour > ${coldHour}
+              ) x group by x.hour having sum(x.sent) + sum(x.failed) > 0 order by x.hour`
+        : sql`select h.hour, sum(h.sent) as sent, sum(h.delivered) as delivered, sum(h.failed) as failed
+              from account_hourly h where h.user_id = ${userId} and h.hour >= ${since}
+              group by h.hour having sum(h.sent) + sum(h.failed) > 0 order by h.hour`,
     );
     const accounts = await rows<
       Pick<RawRow<typeof accountDaily>, 'whatsapp_id'> & AccountNumber & { sent: Int8; delivered: Int8 }
@@ -145,8 +163,12 @@ export class ReportRepo {
     const income = await rows<{ date: string; income: Numeric }>(
       this.db,
       userId === null
-        ? sql`select d.day::text as date, sum(d.income + d.referral_income) as income from account_daily d
-              where d.day > ${day} - 30 group by d.day order by d.day`
+        ? sql`select d.day::text as date, sum(d.income + d.referral_income) as income from ledger_days d
+              where d.day > ${day} - 30 and d.day <= ${coldDay} group by d.day
+              union all
+              select d.day::text as date, sum(d.income + d.referral_income) as income from account_daily d
+              where d.day > ${day} - 30 and d.day > ${coldDay} group by d.day
+              order by date`
         : sql`select x.date, sum(x.income) as income from (
                 select d.day::text as date, d.income from account_daily d where d.day > ${day} - 30 and d.user_id = ${userId}
                 union all

@@ -5,9 +5,6 @@ import type { ChartsResponse, ReportFigures, ReportQuery, ReportResponse, Report
 import type { ReportFilter, ReportRepo } from './report.repo';
 
 export const REPORT_PAGE_SIZE = 50;
-/** How long a scope's charts are kept, and for how many scopes at most. */
-const CHARTS_TTL_MS = 5_000;
-const CHARTS_KEPT = 1000;
 
 /** Rows an export fetches at a time. */
 const EXPORT_BATCH = 1000;
@@ -23,8 +20,6 @@ const addDays = (day: string, n: number) =>
  * a member reads their own, whatever `user_id` says.
  */
 export class ReportService {
-  private readonly chartCache = new Map<string, { at: number; charts: ChartsResponse }>();
-
   constructor(private readonly repo: ReportRepo) {}
 
   /** The filter an actor's query means: dates defaulted to the last 7 days, a member held to their own rows. */
@@ -67,22 +62,13 @@ export class ReportService {
   }
 
   /**
-   * The dashboards' charts: a member's own, or (admin, dev) one member's or everybody's. The hourly
-   * chart reads a week of the message log (hundreds of ms for everybody at 10 million logs), so a
-   * scope's charts are kept CHARTS_TTL_MS: the dashboards refetch on live events, at most every 5 s,
-   * from every open dashboard.
+   * The dashboards' charts: a member's own, or (admin, dev) one member's or everybody's. They read
+   * the ledger's rollups (ReportRepo.charts), a bounded number of rows for any scope, so they are
+   * not kept: every refetch is fresh (issue 23; bench/README.md "Reads at 10,000,000 message logs").
    */
   async charts(actor: Actor, userId: number | undefined): Promise<ChartsResponse> {
     assertCan(actor, 'counters.read', userId === undefined ? undefined : { userId });
     const everyone = canForAnyone(actor, 'counters.read');
-    const scope = everyone ? (userId ?? null) : actor.id;
-    const key = String(scope);
-    const now = Date.now();
-    const kept = this.chartCache.get(key);
-    if (kept && now - kept.at < CHARTS_TTL_MS) return kept.charts;
-    const charts = await this.repo.charts(scope);
-    if (this.chartCache.size >= CHARTS_KEPT) this.chartCache.clear();
-    this.chartCache.set(key, { at: now, charts });
-    return charts;
+    return this.repo.charts(everyone ? (userId ?? null) : actor.id);
   }
 }
