@@ -9,11 +9,14 @@
 // BENCH_WORKERS (1), BENCH_ACCOUNTS (20), BENCH_TARGETS (300000), BENCH_SECONDS (15),
 // BENCH_PAYOUT ('accepted' | 'delivered'), BENCH_WORKER_CPU (cores each worker may use, e.g. 0.3:
 // a budget of its own through a cgroup, as a worker alone on a small host; unset: no cap),
-// BENCH_CPU_PROFILE_DIR (each worker writes a V8 CPU profile there: node --cpu-prof)
-// Yardstick, measured in the same run on the same database with pgbench (bench/yardstick-blast.sql):
-// a minimal one-transaction design — claim a target with SKIP LOCKED, insert a log, mark the
-// target, count on the account — from as many clients as accounts, unprepared and prepared.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+// BENCH_CPU_PROFILE_DIR (each worker writes a V8 CPU profile there: node --cpu-prof),
+// BENCH_YARDSTICK_SECONDS (10: each of the four pgbench runs)
+// Yardsticks, measured in the same run with pgbench from as many clients as accounts, unprepared and
+// prepared: a minimal one-transaction design — claim a target with SKIP LOCKED, insert a log, mark
+// the target, count on the account — on tables of its own in the same database
+// (bench/yardstick-blast.sql), and the same design on the product's schema, in a freshly migrated
+// database with an account per client (bench/yardstick-blast-schema.sql).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +34,7 @@ import { ensureSettings } from '../server/src/bootstrap';
 import { bearer } from '../tests/support/api';
 import { allowBlastingAnyTime } from '../tests/support/db';
 import { createUser, TEST_JWT_SECRET } from '../tests/support/factories';
+import { blastYardsticks, printYardsticks } from './blast-support';
 import { type CpuCap, capCpu, cpuBetween, cpuSnapshot, ROOT } from './support';
 
 const baseUrl = process.env.BENCH_DATABASE_URL;
@@ -43,6 +47,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const PAYOUT = process.env.BENCH_PAYOUT === 'delivered' ? 'delivered' : 'accepted';
 const WORKER_CPU = process.env.BENCH_WORKER_CPU ? Number(process.env.BENCH_WORKER_CPU) : null;
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+const YARDSTICK_SECONDS = Number(process.env.BENCH_YARDSTICK_SECONDS ?? 10);
 
 const dbName = `wa_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
 const dbUrl = (() => {
@@ -98,30 +103,6 @@ async function waitFor<T>(check: () => Promise<T | null | false>, ms: number, wh
     if (Date.now() > end) throw new Error(`timed out: ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** pgbench's tx/s for the minimal design, `mode` simple or prepared, from `clients` connections for `secs`. */
-function pgbench(mode: 'simple' | 'prepared', clients: number, secs: number): number {
-  const out = execFileSync(
-    'pgbench',
-    [
-      '-n',
-      '-c',
-      String(clients),
-      '-j',
-      '2',
-      '-T',
-      String(secs),
-      '-M',
-      mode,
-      '-f',
-      path.join(ROOT, 'bench/yardstick-blast.sql'),
-      dbUrl,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const m = /tps = ([\d.]+)/.exec(out);
-  return m ? Math.round(Number(m[1])) : 0;
 }
 
 async function main() {
@@ -239,6 +220,7 @@ async function main() {
                  (select coalesce(sum(income), 0)::bigint from whatsapp_accounts) as paid,
                  (select coalesce(sum(fee), 0)::bigint from message_logs) as fees`,
     );
+    const messagesPerSecond = Math.round((n1 - n0) / secs);
     const ledgerExact =
       JSON.stringify(await storedDaily(db)) === JSON.stringify(await recountDaily(db, DEFAULT_TIMEZONE));
     console.log(
@@ -249,7 +231,7 @@ async function main() {
         payoutOn: PAYOUT,
         targets: TARGETS,
         seconds: Number(secs.toFixed(1)),
-        messagesPerSecond: Math.round((n1 - n0) / secs),
+        messagesPerSecond,
         cpuPercentOfOneCore: cpu,
         workerCpuCap: WORKER_CPU,
         throttledShare,
@@ -260,21 +242,9 @@ async function main() {
         ledgerMatchesRecount: ledgerExact,
       }),
     );
-    // the yardstick: the minimal design's tables beside ours, in the same database
-    await db.execute(
-      sql.raw(`
-      create table yard_targets (id serial primary key, sent boolean not null default false);
-      create index yard_targets_unsent on yard_targets (id) where not sent;
-      create table yard_logs (id serial primary key, account int not null, target int not null, status text not null,
-        created_at timestamptz not null default now());
-      create table yard_accounts (id int primary key, sent int not null default 0);
-      insert into yard_targets (sent) select false from generate_series(1, 500000);
-      insert into yard_accounts (id) select g from generate_series(1, ${ACCOUNTS}) g;
-      analyze yard_targets;`),
-    );
-    const simple = pgbench('simple', ACCOUNTS, 10);
-    const prepared = pgbench('prepared', ACCOUNTS, 10);
-    console.log(JSON.stringify({ yardstick: 'pgbench, minimal one-transaction design, tx/s', simple, prepared }));
+    // the yardsticks: the minimal design's tables beside ours, in the same database; then the same
+    // design on the product's schema, in a database of its own
+    printYardsticks(messagesPerSecond, await blastYardsticks(ACCOUNTS, YARDSTICK_SECONDS, dbUrl));
   } finally {
     for (const w of workers) {
       // a worker writes its profile when it exits on its own (SIGTERM), not when killed

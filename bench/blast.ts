@@ -7,14 +7,19 @@
 // BENCH_ACCOUNTS (20), BENCH_TARGETS (1000000), BENCH_SECONDS (15), BENCH_OPTOUT (0.1: the share of
 // targets opted out, spread through the table, which every claim must pass over)
 // Yardstick, measured in the same run: how many empty transactions a second the same database
-// takes from as many concurrent callers as there are accounts (its round-trip limit here).
+// takes from as many concurrent callers as there are accounts (its round-trip limit here). On
+// PostgreSQL also the two pgbench yardsticks of the blast benches, from as many clients as accounts,
+// unprepared and prepared, in a database made for them: the minimal one-transaction design on
+// tables of its own (bench/yardstick-blast.sql) and on the product's schema, migrated, with an
+// account per client (bench/yardstick-blast-schema.sql); BENCH_YARDSTICK_SECONDS (10) a run,
+// BENCH_PGBENCH=0 skips them.
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { rows } from '../core/src/db/client';
 import { bearer } from '../tests/support/api';
 import { createUser } from '../tests/support/factories';
 import { connectAccount, startWaHarness } from '../tests/support/wa-engine';
-import { instantSimulator, yardstick } from './blast-support';
+import { blastYardsticks, instantSimulator, printYardsticks, yardstick } from './blast-support';
 
 instantSimulator();
 
@@ -22,6 +27,8 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const OPTOUT = Number(process.env.BENCH_OPTOUT ?? 0.1);
+const YARDSTICK_SECONDS = Number(process.env.BENCH_YARDSTICK_SECONDS ?? 10);
+const PGBENCH = Boolean(process.env.BENCH_DATABASE_URL) && process.env.BENCH_PGBENCH !== '0';
 
 async function main() {
   const h = await startWaHarness({ blastSecondMs: 1 });
@@ -69,6 +76,7 @@ async function main() {
       .send({ whatsappClientId: clientid });
   }
   await new Promise((r) => setTimeout(r, 500));
+  const messagesPerSecond = Math.round((n1 - n0) / secs);
   const [check] = await rows<{ twice: number; pending: number; paid: number; logs: number; optout: number }>(
     db,
     sql`select (select count(*)::int from (select phone_number_id from message_logs group by 1 having count(*) > 1) d) as twice,
@@ -85,7 +93,7 @@ async function main() {
       targets: TARGETS,
       optedOut: OPTOUT,
       seconds: Number(secs.toFixed(1)),
-      messagesPerSecond: Math.round((n1 - n0) / secs),
+      messagesPerSecond,
       processCpuPercent: Math.round(((cpu.user + cpu.system) / 1000 / (secs * 1000)) * 100),
       sentTwice: check?.twice,
       pendingAfterStop: check?.pending,
@@ -96,6 +104,9 @@ async function main() {
   const dbTxPerSecond = await yardstick(db, ACCOUNTS, 5000);
   console.log(JSON.stringify({ yardstick: 'empty transactions/s, same database and concurrency', dbTxPerSecond }));
   await h.close();
+  if (PGBENCH) {
+    printYardsticks(messagesPerSecond, await blastYardsticks(ACCOUNTS, YARDSTICK_SECONDS));
+  }
 }
 
 await main();
