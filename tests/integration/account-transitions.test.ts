@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountsRepo } from '../../core/src/accounts/accounts.repo';
 import { EFFECTIVE_FEE } from '../../core/src/accounts/effective-fee';
 import { type Database, rows } from '../../core/src/db/client';
-import { createTestDatabase } from '../support/db';
+import { createTestDatabase, testDbKind } from '../support/db';
 import { createUser, type TestUser } from '../support/factories';
+import { until } from '../support/wait';
 
 let database: Database;
 let accounts: AccountsRepo;
@@ -127,6 +129,39 @@ describe('the account state machine (AccountsRepo)', () => {
       mine(await accounts.claimExpired({ workerId: 'worker-b', leaseMs: 60_000, takeOver: true, limit: 100 })),
     ).toBe(true);
   });
+
+  it.skipIf(testDbKind() !== 'postgres')(
+    'renews without holding one account while it waits for another: no deadlock with a writer of both (PostgreSQL)',
+    async () => {
+      const [x, y] = [await account(), await account()];
+      for (const a of [x, y]) await accounts.adopt(a.id, 'worker-r', 60_000, 'connected');
+      const [{ db }] = await rows<{ db: string }>(database.db, sql`select current_database() as db`);
+      const url = new URL(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '');
+      url.pathname = `/${db}`;
+      // another transaction writes both accounts, y first (an outcome statement of two accounts)
+      const writer = new pg.Client({ connectionString: url.toString() });
+      await writer.connect();
+      try {
+        await writer.query('begin');
+        await writer.query('update whatsapp_accounts set count_success = count_success + 1 where id = $1', [y.id]);
+        const renewal = accounts.renewLeases([x.id, y.id], 'worker-r', 60_000);
+        // the renewal now waits for y (a lock wait shows in pg_stat_activity)
+        await until(async () => {
+          const [w] = await rows<{ n: number }>(
+            database.db,
+            sql`select count(*)::int as n from pg_stat_activity where datname = ${db} and wait_event_type = 'Lock'`,
+          );
+          return (w?.n ?? 0) > 0;
+        }, 'the renewal to wait for the busy account');
+        // x is free: were it held by the waiting renewal, this would deadlock (40P01) after deadlock_timeout
+        await writer.query('update whatsapp_accounts set count_success = count_success + 1 where id = $1', [x.id]);
+        await writer.query('commit');
+        expect([...(await renewal)].sort((a, b) => a - b)).toEqual([x.id, y.id].sort((a, b) => a - b));
+      } finally {
+        await writer.end();
+      }
+    },
+  );
 });
 
 describe('the effective fee (EFFECTIVE_FEE)', () => {
