@@ -147,6 +147,7 @@ export class MessageLogRepo {
   /** How many logs a list filter matches: the day rows' sum, or for a search or 'pending' the log's own count, capped at LOG_COUNT_CAP. */
   async logCount(f: LogFilter, days: Array<{ n: number }> | null): Promise<{ total: number; capped: boolean }> {
     if (days) return { total: days.reduce((a, d) => a + d.n, 0), capped: false };
+    if (f.status === 'pending') return { total: 0, capped: false };
     const [r] = await rows<{ n: number }>(
       this.db,
       sql`select count(*)::int as n from (select 1 from message_logs m where ${logWhere(f)} limit ${LOG_COUNT_CAP + 1}) x`,
@@ -168,6 +169,9 @@ export class MessageLogRepo {
     timeZone: string,
     days: Array<{ day: string; n: number }> | null,
   ): Promise<MessageLogItem[]> {
+    // nothing writes a 'pending' log (the engine logs a message with its outcome; migration 0020
+    // settled the old ones): the filter is kept for the clients that name it, without reading the log
+    if (f.status === 'pending') return [];
     let range = sql``;
     let skip = offset;
     let reverse = false;
