@@ -108,7 +108,8 @@ export async function storedDaily(db: Db): Promise<DailyRow[]> {
 /**
  * Rebuilds every day row, and the hour rows of the kept week, from the message log: for data
  * written around the engine (a restore, tests that insert logs directly). The folded tables are
- * emptied (reads take the rows until the next fold, see rollups.ts). Runs in one transaction.
+ * emptied (reads take the rows until the next fold, see rollups.ts). Rows are written in time order,
+ * as the engine writes them through the days (a period's rows lie together). Runs in one transaction.
  */
 export async function rebuildDaily(db: Db, timeZone: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -118,7 +119,8 @@ export async function rebuildDaily(db: Db, timeZone: string): Promise<void> {
         optout, income, referral_income)
       select whatsapp_id, day::date, user_id, referrer_id, sent, delivered, read, failed, unknown, optout, income,
         referral_income
-      from (${recountSql(timeZone)}) r`);
+      from (${recountSql(timeZone)}) r
+      order by day, whatsapp_id`);
     await tx.execute(sql`delete from account_hourly`);
     await tx.execute(sql`
       insert into account_hourly (whatsapp_id, hour, user_id, sent, delivered, failed)
@@ -128,7 +130,8 @@ export async function rebuildDaily(db: Db, timeZone: string): Promise<void> {
              count(*) filter (where m.status = 'failed')
       from message_logs m
       where m.status <> 'pending' and m.created_at >= now() - make_interval(days => ${HOURLY_KEEP_DAYS}::int)
-      group by 1, 2`);
+      group by 1, 2
+      order by 2, 1`);
     for (const t of ['ledger_folds', 'ledger_days', 'ledger_hours', 'ledger_totals']) {
       await tx.execute(sql`delete from ${sql.identifier(t)}`);
     }
