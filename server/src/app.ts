@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AccountsRepo } from '@wa/core/accounts/accounts.repo';
 import { DEFAULT_TIMEZONE } from '@wa/core/config';
@@ -17,9 +16,11 @@ import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { signToken } from './auth/tokens';
 import { allow, authenticate } from './http/auth';
+import { compress } from './http/compression';
 import { ERROR_FIELD_PATHS, echoErrorField } from './http/error-field';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { publicMediaRoutes } from './http/public-media';
+import { webAppRoutes } from './http/web-app';
 import { bulkImport } from './imports/bulk-import';
 import { SkippedStore } from './imports/skipped-store';
 import { ApiKeysRepo } from './modules/apikeys/apikeys.repo';
@@ -39,6 +40,8 @@ import { CampaignTemplatesService } from './modules/campaigns/campaign-templates
 import { CampaignsRepo } from './modules/campaigns/campaigns.repo';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes';
 import { CampaignsService } from './modules/campaigns/campaigns.service';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { DashboardService } from './modules/dashboard/dashboard.service';
 import { docsRoutes } from './modules/docs/docs.routes';
 import { FirstRunRepo } from './modules/first-run/first-run.repo';
 import { firstRunRoutes } from './modules/first-run/first-run.routes';
@@ -134,24 +137,6 @@ export interface AppDeps {
   sweepMs?: number;
 }
 
-/**
- * The dashboard's Content-Security-Policy: only our own scripts (no inline script, no eval), so
- * an injected string cannot read the script-readable auth cookie of §3; never framed. Images may
- * come from https (a template's media can be an external URL) and data: (the QR code).
- */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 /** The Express app without `listen`, so tests drive it directly. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -164,6 +149,8 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
+  // brotli or gzip for JSON and the dashboard's files (issue 23); not for media, ranges or event streams
+  app.use(compress());
 
   // the composition root: every repository is built here and handed to its service; services that
   // own a transaction get a Transaction that binds theirs to it
@@ -302,6 +289,18 @@ export function createApp(deps: AppDeps): Express {
     ),
   };
   api.use('/admin/whatsapp', requireAuth, whatsappRoutes(whatsapp));
+  // issue 23: a dashboard's figures in one call, from the services behind the counter routes
+  const dashboard = new DashboardService({
+    roles: usersRepo,
+    accounts: whatsapp.accounts,
+    logs: messageLogs,
+    withdrawals,
+    bonuses,
+    users: usersService,
+    proxies,
+    phones,
+  });
+  api.use('/admin/dashboard', requireAuth, dashboardRoutes(dashboard));
   const monitor = new MonitorService(new MonitorRepo(deps.db), bus, queue, deps.monitor);
   api.use('/dev/monitor', requireAuth, monitorRoutes(monitor));
   api.use('/dev/sim', requireAuth, simRoutes(monitor));
@@ -315,29 +314,8 @@ export function createApp(deps: AppDeps): Express {
     res.status(404).json({ msg: 'File not found' });
   });
 
-  const dist = deps.webDist;
-  const index = dist ? path.join(dist, 'index.html') : null;
-  if (dist && index && existsSync(index)) {
-    app.use(
-      express.static(dist, {
-        index: false,
-        maxAge: '1h',
-        setHeaders: (res) => res.setHeader('Content-Security-Policy', DASHBOARD_CSP),
-      }),
-    );
-    // every other GET is a screen of the single-page app, which routes (and shows not-found) itself
-    app.use((req, res, next) => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
-      res.sendFile(index);
-    });
-  } else {
-    app.use((req, res, next) => {
-      if (req.method !== 'GET') return next();
-      res.status(503).type('text').send('The dashboard is not built. Run `npm start` (it builds web/ first).');
-    });
-  }
+  // the built dashboard (its files cached by their hashed names) and every screen's address
+  app.use(webAppRoutes(deps.webDist ?? null));
   app.use((_req, res) => {
     res.status(404).json({ msg: 'Not found' });
   });

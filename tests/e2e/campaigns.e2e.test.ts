@@ -237,7 +237,8 @@ describe('campaigns', () => {
     expect(await campaigns.reportTotal('fees').count()).toBe(0);
     expect(await campaigns.budget('messages').textContent()).toContain('2 / 100');
     // the chart per day: sent, delivered and replied of the one day
-    await expect.poll(() => page.getByTestId('campaign-chart').locator('.apexcharts-bar-area').count(), LIVE).toBe(3);
+    await expect.poll(() => page.getByTestId('campaign-chart').getAttribute('data-series'), LIVE).toBe('3');
+    await expect.poll(() => page.getByTestId('campaign-chart').locator('canvas').count(), LIVE).toBe(1);
     await expect.poll(() => campaigns.replyRows().count(), LIVE).toBe(1);
     const reply = (await campaigns.replyRows().first().textContent()) ?? '';
     for (const part of ['Mau info dong', t1.number, 'Andi Satu', `#${variant.id}`]) expect(reply).toContain(part);

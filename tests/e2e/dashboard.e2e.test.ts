@@ -133,7 +133,7 @@ describe('member dashboard', () => {
     // the cookie lives long (the app asks for ten years; Chromium keeps at most 400 days)
     expect(cookie?.expires).toBeGreaterThan(Date.now() / 1000 + 60 * 60 * 24 * 399);
     // now every counter call fails: the figures still show, from the cookie, with the error
-    await page.route(/\/api\/admin\/(messagelog|withdraw|bonus|whatsapp)\//, (route) => route.abort());
+    await page.route(/\/api\/admin\/(dashboard|messagelog|withdraw|bonus|whatsapp)\//, (route) => route.abort());
     await page.reload();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Internal server error');
     await expectMemberFigures(page);

@@ -298,3 +298,98 @@ describe('the day follows APP_TIMEZONE', () => {
     });
   });
 });
+
+describe('a dashboard in one call (issue 23)', () => {
+  const one = (userId: number | string, as: TestUser) => get(`/admin/dashboard/counters/${userId}`, as);
+  /** What the single counter routes say, read one by one as the dashboard used to. */
+  const read = async (p: string, as: TestUser) => {
+    const res = await get(p, as);
+    expect(res.status, `${p}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body;
+  };
+
+  it('gives a member their own figures, each as its own counter route gives it', async () => {
+    for (const u of [member, referrer, other]) {
+      const res = await one(u.id, u);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({
+        scope: 'user',
+        whatsappCount: await read(`/admin/whatsapp/count/${u.id}`, u),
+        messageLogCount: await read(`/admin/messagelog/count/${u.id}`, u),
+        todayIncome: (await read(`/admin/messagelog/today-income/${u.id}`, u)).income,
+        balance: (await read(`/admin/withdraw/balance/${u.id}`, u)).balance,
+        totalBonus: (await read(`/admin/bonus/total/${u.id}`, u)).totalBonus,
+      });
+    }
+    // the seeded figures themselves, so the comparison is not of two empty answers (today's
+    // income moved with the time-zone test's recount above)
+    expect((await one(member.id, member)).body).toMatchObject({
+      whatsappCount: { connectedCount: 1, disconnectedCount: 1 },
+      messageLogCount: { successCount: 4, failCount: 2 },
+      balance: 1350,
+      totalBonus: 1500,
+    });
+  });
+
+  it("gives admin and dev everybody's figures with all or 0, each as its own counter route gives it", async () => {
+    for (const u of [admin, dev]) {
+      const expected = {
+        scope: 'all',
+        proxyCount: await read('/admin/proxy/count-use', u),
+        phoneCount: await read('/admin/phonenumber/count-blast', u),
+        whatsappCount: await read('/admin/whatsapp/count/all', u),
+        usersActiveCount: await read('/admin/users/active', u),
+        todayCount: await read('/admin/messagelog/today-count/all', u),
+        totalCount: await read('/admin/messagelog/total-count/all', u),
+      };
+      for (const id of ['all', '0']) {
+        const res = await one(id, u);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toEqual(expected);
+      }
+    }
+    expect((await one('all', admin)).body).toMatchObject({
+      proxyCount: { unUsed: 1, used: 1 },
+      phoneCount: { blasted: 1, unBlasted: 2 },
+      usersActiveCount: { count: 2 },
+    });
+  });
+
+  it("gives admin and dev one member's figures as the member reads them, and 404 for nobody", async () => {
+    const mine = (await one(member.id, member)).body;
+    expect((await one(member.id, admin)).body).toEqual(mine);
+    expect((await one(member.id, dev)).body).toEqual(mine);
+    const res = await one(2_000_000_000, admin);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ msg: 'User not found' });
+  });
+
+  it("refuses a member another user's figures and everybody's, staff and clients any, with 403", async () => {
+    for (const id of [referrer.id, admin.id, 'all', '0']) {
+      const res = await one(id, member);
+      expect(res.status, String(id)).toBe(403);
+      expect(res.body.msg).toEqual(expect.any(String));
+    }
+    const client = await createUser(h.database.db, { role: 'client' });
+    for (const [u, ids] of [
+      [staff, [staff.id, member.id, 'all']],
+      [client, [client.id, member.id, 'all']],
+    ] as const) {
+      for (const id of ids) {
+        const res = await one(id, u);
+        expect(res.status, `${u.role} ${id}`).toBe(403);
+        expect(res.body.msg).toEqual(expect.any(String));
+      }
+    }
+  });
+
+  it('answers a bad user id with 400 and no token with 401', async () => {
+    for (const id of ['abc', '-1', '1.5', 'ALL']) {
+      const res = await one(id, admin);
+      expect(res.status, id).toBe(400);
+      expect(res.body.msg).toBe("userId must be a user id or 'all'");
+    }
+    const res = await get(`/admin/dashboard/counters/${member.id}`);
+    expect(res.status).toBe(401);
+  });
+});

@@ -179,6 +179,10 @@ describe('the OpenAPI document describes every answer', () => {
     await call(admin, 'get', `${w}/histories-per-page`);
     await call(admin, 'put', `${w}/update`, { body: { id: withdraw.id, status: 'accepted' } });
     await call(member, 'get', `${w}/total-accepted/{userId}`, { params: userId });
+
+    // issue 23: a dashboard's figures in one call, both answers of it
+    await call(member, 'get', '/admin/dashboard/counters/{userId}', { params: userId });
+    await call(admin, 'get', '/admin/dashboard/counters/{userId}', { params: { userId: 'all' } });
   });
 
   it('of an account, its one-off sends, the tools on it and the dev monitor', async () => {

@@ -106,6 +106,7 @@ export const MORE_ANSWERS = [
   'get /admin/withdraw/histories',
   'get /admin/withdraw/histories-per-page',
   'put /admin/withdraw/update',
+  'get /admin/dashboard/counters/{userId}',
   'put /admin/whatsapp/interval',
   'put /admin/whatsapp/status',
   'post /admin/whatsapp/reset',

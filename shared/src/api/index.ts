@@ -2,6 +2,7 @@ import { API_KEYS } from './apikeys';
 import { AUTH } from './auth';
 import { BONUS } from './bonus';
 import { CAMPAIGNS } from './campaigns';
+import { DASHBOARD } from './dashboard';
 import type { ApiRoute } from './define';
 import { DOCS } from './docs';
 import { FIRST_RUN } from './first-run';
@@ -25,6 +26,7 @@ export * from './apikeys';
 export * from './auth';
 export * from './bonus';
 export * from './campaigns';
+export * from './dashboard';
 export * from './define';
 export * from './docs';
 export * from './first-run';
@@ -61,6 +63,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   LEVELS,
   TEMPLATES,
   MESSAGE_LOG,
+  DASHBOARD,
   REPORT,
   WITHDRAW,
   BONUS,

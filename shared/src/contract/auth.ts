@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../format';
+import { LOGIN_REQUIRED_MSG, TERMS_MSG } from './auth-messages';
 import { hasNul, NUL_MSG, requiredText } from './common';
 import { newPassword } from './passwords';
 import { type UserDto, userDto } from './users';
 
-/** §5 login rule: both fields are required, checked before any request. */
-export const LOGIN_REQUIRED_MSG = 'Email and password are required.';
-export const TERMS_MSG = 'You must agree to the terms and conditions.';
+export { LOGIN_REQUIRED_MSG, TERMS_MSG };
 
 /** Login: absent fields say the §5 text; a field of the wrong type says so. */
 export const loginBody = z.object({

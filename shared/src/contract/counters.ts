@@ -76,3 +76,42 @@ export const usersActiveCount = z.object({ count: z.number().int() });
 
 /** The schema of ProxyUseCount. */
 export const proxyUseCount = z.object({ unUsed: z.number().int(), used: z.number().int() });
+
+/**
+ * A copy of a single counter's schema (same fields), described: the OpenAPI document converts each
+ * answer on its own, and the counter's own schema (or a clone of it) inside another answer would
+ * be written as a reference to that route's answer.
+ */
+const figure = <S extends z.ZodRawShape>(schema: z.ZodObject<S>, description: string) =>
+  z.object(schema.shape).describe(description);
+
+/**
+ * GET /admin/dashboard/counters/{userId} for one user (issue 23): every figure of the member
+ * dashboard in one answer, each as its own counter route gives it.
+ */
+export const userDashboardCounters = z.object({
+  scope: z.literal('user').describe("one user's figures: the member dashboard"),
+  whatsappCount: figure(whatsappCount, 'as GET /admin/whatsapp/count/{userId}'),
+  messageLogCount: figure(messageLogCount, 'as GET /admin/messagelog/count/{userId}'),
+  todayIncome: z.number().int().describe('`income` of GET /admin/messagelog/today-income/{userId}: whole rupiah'),
+  balance: z.number().int().describe('`balance` of GET /admin/withdraw/balance/{userId}: whole rupiah'),
+  totalBonus: z.number().int().describe('`totalBonus` of GET /admin/bonus/total/{userId}: whole rupiah'),
+});
+
+/**
+ * GET /admin/dashboard/counters/all (issue 23): every figure of the admin and dev dashboard in one
+ * answer, each as its own counter route gives it.
+ */
+export const allDashboardCounters = z.object({
+  scope: z.literal('all').describe("everybody's figures: the admin and dev dashboard"),
+  proxyCount: figure(proxyUseCount, 'as GET /admin/proxy/count-use'),
+  phoneCount: figure(phoneBlastCount, 'as GET /admin/phonenumber/count-blast'),
+  whatsappCount: figure(whatsappCount, 'as GET /admin/whatsapp/count/all'),
+  usersActiveCount: figure(usersActiveCount, 'as GET /admin/users/active'),
+  todayCount: figure(successFailCount, 'as GET /admin/messagelog/today-count/all'),
+  totalCount: figure(successFailCount, 'as GET /admin/messagelog/total-count/all'),
+});
+
+/** GET /admin/dashboard/counters/{userId}: a user's dashboard figures, or (`all`) everybody's. */
+export const dashboardCounters = z.discriminatedUnion('scope', [userDashboardCounters, allDashboardCounters]);
+export type DashboardCounters = z.infer<typeof dashboardCounters>;

@@ -16,24 +16,10 @@ import {
   type UserDto,
 } from '@wa/shared';
 import { getToken } from '../lib/cookies';
+import { ApiCallError } from './errors';
 
-/** A failed call: the server's `msg` (or a fallback), its status and per-field messages. */
-export class ApiCallError extends Error {
-  constructor(
-    message: string,
-    public readonly status: number,
-    public readonly errors: Record<string, string> = {},
-    /** the server's `code`, where the screen reacts to it (withdraw: 1 = bank details missing) */
-    public readonly code?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** The message of a failed call (the server's `msg`), or `fallback` for anything else (§8). */
-export function errorText(err: unknown, fallback = 'Network error. Please try again.'): string {
-  return err instanceof ApiCallError ? err.message : fallback;
-}
+// the errors live apart so the sign-in screen has them without this module (it loads with the first call)
+export { ApiCallError, errorText } from './errors';
 
 interface CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';

@@ -1,75 +1,56 @@
-import type { ApexOptions } from 'apexcharts';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense } from 'react';
 import { useDarkMode } from '../lib/use-dark-mode';
+import type { ChartSpec } from './chart-spec';
 
-type ApexChartComponent = typeof import('react-apexcharts').default;
-const isComponent = (v: unknown): v is ApexChartComponent => typeof v === 'function';
+export type { AreaSpec, BarSpec, ChartSeries, ChartSpec, TimePoint } from './chart-spec';
 
-// ApexCharts is the largest library of the app and only the dashboards draw charts: it loads with
-// the first chart, not with the sign-in page. react-apexcharts 1.x is CommonJS with
-// `exports.default`, and the build's Node-style interop hands over the exports object as the
-// default: the component is one level further down there.
-const ReactApexChart = lazy(async () => {
-  const loaded: unknown = (await import('react-apexcharts')).default;
-  const inner = loaded && typeof loaded === 'object' && 'default' in loaded ? loaded.default : loaded;
-  if (!isComponent(inner)) throw new Error('react-apexcharts did not load');
-  return { default: inner };
-});
+// The chart library (Chart.js) loads with the first chart drawn, not with the screen: a dashboard
+// shows its figures first, and the sign-in screen never needs it (issue 23).
+const ChartCanvas = lazy(() => import('./chart-canvas').then((m) => ({ default: m.ChartCanvas })));
 
 /** The TailAdmin palette the charts draw with: brand blue, green, red, orange. */
 export const CHART_COLORS = { brand: '#465fff', success: '#12b76a', error: '#f04438', warning: '#fb6514' };
 
-const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-
-/** The chart's text, grid and tooltip in the page's theme (TailAdmin's gray-500/400, gray-100/800). */
-function themed(options: ApexOptions, dark: boolean): ApexOptions {
-  return {
-    ...options,
-    chart: {
-      ...options.chart,
-      background: 'transparent',
-      foreColor: dark ? '#98a2b3' : '#667085',
-      fontFamily: 'Outfit, sans-serif',
-      toolbar: { show: false },
-      zoom: { enabled: false },
-      // a user who asked for less motion gets the chart drawn at once
-      animations: { ...options.chart?.animations, enabled: !reducedMotion() },
-    },
-    theme: { mode: dark ? 'dark' : 'light' },
-    grid: { ...options.grid, borderColor: dark ? '#1d2939' : '#f2f4f7' },
-    tooltip: { ...options.tooltip, theme: dark ? 'dark' : 'light' },
-    legend: { position: 'top', horizontalAlign: 'left', ...options.legend },
-  };
-}
-
 /**
- * The one chart of the app: ApexCharts through react-apexcharts, following the light/dark theme
- * (it redraws when the header's toggle flips it). `options` should be stable (useMemo) so a
- * re-render does not redraw.
+ * The one chart of the app, in the page's light or dark theme (it redraws when the header's toggle
+ * flips it). `spec` should be stable (useMemo) so a re-render does not redraw. The box says what
+ * it draws for a test or a screen reader: its name, theme, series and points.
  */
 export function Chart({
-  type,
-  series,
-  options,
+  spec,
   height,
   label,
   testId,
 }: {
-  type: 'area' | 'bar' | 'line';
-  series: ApexAxisChartSeries;
-  options: ApexOptions;
+  spec: ChartSpec;
   height: number;
   /** the accessible name of the drawing */
   label: string;
   testId: string;
 }) {
   const dark = useDarkMode();
-  const all = useMemo(() => themed(options, dark), [options, dark]);
+  const points = spec.type === 'bar' ? spec.categories.length : (spec.series[0]?.data.length ?? 0);
+  const empty = spec.series.length === 0;
   return (
-    <div role="img" aria-label={label} data-testid={testId} data-theme={dark ? 'dark' : 'light'} className="-ml-4">
-      <Suspense fallback={<div style={{ height }} className="animate-pulse rounded-lg bg-gray-100 dark:bg-gray-800" />}>
-        <ReactApexChart type={type} series={series} options={all} height={height} />
-      </Suspense>
+    <div
+      role="img"
+      aria-label={label}
+      data-testid={testId}
+      data-theme={dark ? 'dark' : 'light'}
+      data-series={spec.series.length}
+      data-points={points}
+      className="relative"
+      style={{ height }}
+    >
+      {empty ? (
+        <p className="flex h-full items-center justify-center text-sm text-gray-500 dark:text-gray-400">
+          {spec.noData ?? ''}
+        </p>
+      ) : (
+        <Suspense fallback={<div className="h-full animate-pulse rounded-lg bg-gray-100 dark:bg-gray-800" />}>
+          <ChartCanvas spec={spec} dark={dark} />
+        </Suspense>
+      )}
     </div>
   );
 }

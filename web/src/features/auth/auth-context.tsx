@@ -1,7 +1,7 @@
 import type { RegisterBody, UserDto } from '@wa/shared';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiCallError, authApi, errorText } from '../../api/client';
+import { ApiCallError, errorText } from '../../api/errors';
 import { clearSession, getStoredUser, getToken, storeSession, storeToken, storeUser } from '../../lib/cookies';
 import { authFailureText, signUpFieldErrors } from './auth-errors';
 
@@ -24,6 +24,16 @@ interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+
+/**
+ * The API client, loaded with the first call (issue 23): it holds every route's declaration and
+ * zod schema, which the sign-in screen does not need to show itself. `preloadAuth` starts the
+ * download early (the sign-in form calls it once the user starts typing).
+ */
+const authApi = async () => (await import('../../api/client')).authApi;
+export function preloadAuth(): void {
+  void authApi().catch(() => {});
+}
 
 /** Holds the session of §4 Auth: cookies in, cookies out, and the flags the forms show. */
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -50,7 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setError(null);
       setFieldErrors({});
       try {
-        const res = await authApi.login(email, password);
+        const res = await (await authApi()).login(email, password);
         if (!res.token || !res.user) {
           setError(res.msg || 'Error signing in');
           return false;
@@ -73,7 +83,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setError(null);
       setFieldErrors({});
       try {
-        const res = await authApi.register(form);
+        const res = await (await authApi()).register(form);
         if (!res.token || !res.user) {
           setError(res.msg || 'Failed to sign up. Please try again.');
           return false;
@@ -103,7 +113,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logoutEverywhere = useCallback(async () => {
     setError(null);
     try {
-      await authApi.logoutAll();
+      await (await authApi()).logoutAll();
     } catch (err) {
       // a token that already stopped working has nothing left to end
       if (!(err instanceof ApiCallError && err.status === 401)) {
@@ -117,7 +127,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const validate = useCallback(async () => {
     const t = getToken();
     if (!t) return;
-    const { status, body } = await authApi.validate(t);
+    const { status, body } = await (await authApi()).validate(t);
     // the session moved on meanwhile (this browser changed its own password and got a new token)
     if (getToken() !== t) return;
     if (status === 401) {

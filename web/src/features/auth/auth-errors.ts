@@ -1,4 +1,4 @@
-import { ApiCallError } from '../../api/client';
+import { ApiCallError } from '../../api/errors';
 
 /** The sign-up form's fields (§5 Registration), and the terms checkbox. */
 export const SIGN_UP_FIELDS = ['firstName', 'lastName', 'email', 'password', 'password2', 'referral_code'] as const;

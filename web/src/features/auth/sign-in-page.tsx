@@ -5,7 +5,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { FormField } from '../../components/form-field';
 import { getToken } from '../../lib/cookies';
-import { useAuth } from './auth-context';
+import { preloadAuth, useAuth } from './auth-context';
 import { AuthLayout } from './auth-layout';
 import { PasswordToggle } from './password-toggle';
 
@@ -37,7 +37,8 @@ export function SignInPage() {
         <h1 className="mb-2 text-3xl font-semibold text-gray-800 dark:text-white/90">Sign In</h1>
         <p className="text-sm text-gray-500 dark:text-gray-400">Enter your email and password to sign in!</p>
       </div>
-      <form onSubmit={submit} noValidate className="space-y-5">
+      {/* the API client loads once the user starts on the form, not with the screen (issue 23) */}
+      <form onSubmit={submit} onFocus={preloadAuth} noValidate className="space-y-5">
         {error && <Alert tone="error">{error}</Alert>}
         <FormField
           label={

@@ -1,8 +1,7 @@
 import { type CampaignDto, type CampaignReport, formatRupiah } from '@wa/shared';
-import type { ApexOptions } from 'apexcharts';
 import { Ban, CheckCheck, Eye, MessageCircleReply, Send, Wallet, XCircle } from 'lucide-react';
 import { useMemo } from 'react';
-import { CHART_COLORS, Chart } from '../../components/chart';
+import { CHART_COLORS, Chart, type ChartSpec } from '../../components/chart';
 import { Card } from '../../components/page-breadcrumb';
 import { StatCard } from '../../components/stat-card';
 import { BudgetBars } from './budget-bar';
@@ -31,31 +30,25 @@ function Stats({ campaign: c }: { campaign: CampaignDto }) {
 /** Sent, delivered and replied per day (the days of the report, each message on the day it was sent). */
 function DailyChart({ report }: { report: CampaignReport }) {
   const days = useMemo(() => perDay(report.rows), [report.rows]);
-  const series = useMemo<ApexAxisChartSeries>(
-    () =>
-      days.days.length
+  const spec = useMemo<ChartSpec>(
+    () => ({
+      type: 'bar',
+      categories: days.days.map(dayLabel),
+      series: days.days.length
         ? [
-            { name: 'Sent', data: days.sent },
-            { name: 'Delivered', data: days.delivered },
-            { name: 'Replied', data: days.replied },
+            { name: 'Sent', color: CHART_COLORS.brand, data: days.sent },
+            { name: 'Delivered', color: CHART_COLORS.success, data: days.delivered },
+            { name: 'Replied', color: CHART_COLORS.warning, data: days.replied },
           ]
         : [],
-    [days],
-  );
-  const options = useMemo<ApexOptions>(
-    () => ({
-      colors: [CHART_COLORS.brand, CHART_COLORS.success, CHART_COLORS.warning],
-      plotOptions: { bar: { borderRadius: 3, columnWidth: '55%' } },
-      dataLabels: { enabled: false },
-      xaxis: { categories: days.days.map(dayLabel), labels: { hideOverlappingLabels: true } },
-      yaxis: { min: 0, forceNiceScale: true, labels: { formatter: (v: number) => count(Math.round(v)) } },
-      noData: { text: 'Nothing sent yet' },
+      barWidth: 0.55,
+      barRadius: 3,
+      yLabel: (v) => count(Math.round(v)),
+      noData: 'Nothing sent yet',
     }),
     [days],
   );
-  return (
-    <Chart type="bar" series={series} options={options} height={280} label="Messages per day" testId="campaign-chart" />
-  );
+  return <Chart spec={spec} height={280} label="Messages per day" testId="campaign-chart" />;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { type ChartsResponse, formatRupiah } from '@wa/shared';
-import type { ApexOptions } from 'apexcharts';
 import { type ReactNode, useMemo } from 'react';
 import { Alert } from '../../components/alert';
-import { CHART_COLORS, Chart } from '../../components/chart';
+import { CHART_COLORS, Chart, type ChartSpec } from '../../components/chart';
 import { Card } from '../../components/page-breadcrumb';
 import { accountRates, hourlySeries, incomeSeries, localToday } from './chart-data';
 
-const NO_DATA = { text: 'Belum ada data' };
+const NO_DATA = 'Belum ada data';
 const count = (n: number) => Math.round(n).toLocaleString('id-ID');
 
 function ChartCard({
@@ -31,95 +30,58 @@ function ChartCard({
 
 /** Sent, delivered and failed messages per hour over the last 7 days. */
 function HourlyChart({ hourly }: { hourly: ChartsResponse['hourly'] }) {
-  const series = useMemo<ApexAxisChartSeries>(() => {
+  const spec = useMemo<ChartSpec>(() => {
     const s = hourlySeries(hourly, Date.now());
-    return [
-      { name: 'Dikirim', data: s.sent },
-      { name: 'Terkirim', data: s.delivered },
-      { name: 'Gagal', data: s.failed },
-    ];
+    return {
+      type: 'area',
+      series: [
+        { name: 'Dikirim', color: CHART_COLORS.brand, data: s.sent },
+        { name: 'Terkirim', color: CHART_COLORS.success, data: s.delivered },
+        { name: 'Gagal', color: CHART_COLORS.error, data: s.failed },
+      ],
+      yLabel: count,
+    };
   }, [hourly]);
-  const options = useMemo<ApexOptions>(
-    () => ({
-      colors: [CHART_COLORS.brand, CHART_COLORS.success, CHART_COLORS.error],
-      dataLabels: { enabled: false },
-      stroke: { curve: 'smooth', width: 2 },
-      fill: { type: 'gradient', gradient: { opacityFrom: 0.45, opacityTo: 0 } },
-      xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
-      yaxis: { min: 0, forceNiceScale: true, labels: { formatter: count } },
-      tooltip: { x: { format: 'dd MMM HH:mm' } },
-    }),
-    [],
-  );
-  return (
-    <Chart type="area" series={series} options={options} height={310} label="Pesan per jam" testId="chart-hourly" />
-  );
+  return <Chart spec={spec} height={310} label="Pesan per jam" testId="chart-hourly" />;
 }
 
 /** Delivered / sent per account over the last 7 days, as a percentage. */
 function AccountsChart({ accounts }: { accounts: ChartsResponse['accounts'] }) {
-  const { labels, rates } = useMemo(() => accountRates(accounts), [accounts]);
-  const series = useMemo<ApexAxisChartSeries>(() => (rates.length ? [{ name: 'Terkirim', data: rates }] : []), [rates]);
-  const options = useMemo<ApexOptions>(
-    () => ({
-      colors: [CHART_COLORS.success],
-      plotOptions: { bar: { borderRadius: 4, columnWidth: '45%' } },
-      dataLabels: { enabled: false },
-      xaxis: { categories: labels },
-      yaxis: { min: 0, max: 100, labels: { formatter: (v: number) => `${Math.round(v)}%` } },
-      tooltip: {
-        y: {
-          formatter: (v: number, { dataPointIndex }: { dataPointIndex: number }) => {
-            const a = accounts[dataPointIndex];
-            return a ? `${v}% (${count(a.delivered)} dari ${count(a.sent)})` : `${v}%`;
-          },
-        },
+  const spec = useMemo<ChartSpec>(() => {
+    const { labels, rates } = accountRates(accounts);
+    return {
+      type: 'bar',
+      categories: labels,
+      series: rates.length ? [{ name: 'Terkirim', color: CHART_COLORS.success, data: rates }] : [],
+      barWidth: 0.45,
+      barRadius: 4,
+      yMax: 100,
+      yLabel: (v) => `${Math.round(v)}%`,
+      tooltip: (v, i) => {
+        const a = accounts[i];
+        return a ? `${v}% (${count(a.delivered)} dari ${count(a.sent)})` : `${v}%`;
       },
       noData: NO_DATA,
-    }),
-    [labels, accounts],
-  );
-  return (
-    <Chart
-      type="bar"
-      series={series}
-      options={options}
-      height={280}
-      label="Tingkat terkirim per akun"
-      testId="chart-accounts"
-    />
-  );
+    };
+  }, [accounts]);
+  return <Chart spec={spec} height={280} label="Tingkat terkirim per akun" testId="chart-accounts" />;
 }
 
 /** The member's income per day over the last 30 days. */
 function IncomeChart({ income }: { income: ChartsResponse['income'] }) {
-  const { dates, values } = useMemo(() => incomeSeries(income, localToday()), [income]);
-  const series = useMemo<ApexAxisChartSeries>(() => [{ name: 'Pendapatan', data: values }], [values]);
-  const options = useMemo<ApexOptions>(
-    () => ({
-      colors: [CHART_COLORS.brand],
-      plotOptions: { bar: { borderRadius: 3, columnWidth: '55%' } },
-      dataLabels: { enabled: false },
-      xaxis: {
-        categories: dates.map((d) => `${d.slice(8, 10)}/${d.slice(5, 7)}`),
-        labels: { rotate: -45, hideOverlappingLabels: true },
-        tickAmount: 10,
-      },
-      yaxis: { min: 0, forceNiceScale: true, labels: { formatter: (v: number) => formatRupiah(v) } },
-      tooltip: { y: { formatter: (v: number) => formatRupiah(v) } },
-    }),
-    [dates],
-  );
-  return (
-    <Chart
-      type="bar"
-      series={series}
-      options={options}
-      height={280}
-      label="Pendapatan per hari"
-      testId="chart-income"
-    />
-  );
+  const spec = useMemo<ChartSpec>(() => {
+    const { dates, values } = incomeSeries(income, localToday());
+    return {
+      type: 'bar',
+      categories: dates.map((d) => `${d.slice(8, 10)}/${d.slice(5, 7)}`),
+      series: [{ name: 'Pendapatan', color: CHART_COLORS.brand, data: values }],
+      barWidth: 0.55,
+      barRadius: 3,
+      slantedLabels: 10,
+      yLabel: (v) => formatRupiah(v),
+    };
+  }, [income]);
+  return <Chart spec={spec} height={280} label="Pendapatan per hari" testId="chart-income" />;
 }
 
 /**

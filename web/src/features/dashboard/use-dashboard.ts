@@ -1,8 +1,8 @@
-import { ALL_USERS, type LiveEvent, type LiveMessage, type Role, type UserDto } from '@wa/shared';
+import { ALL_USERS, type LiveEvent, type LiveMessage, type UserDto } from '@wa/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api/client';
 import { useLiveRefresh } from '../../lib/use-live-refresh';
-import { type Analytics, type CachedAnalytics, readAnalytics, writeAnalytics } from './analytics-cache';
+import { type CachedAnalytics, readAnalytics, writeAnalytics } from './analytics-cache';
 import { dashboardApi } from './api';
 
 /** Live events after which a figure may have moved; a burst of them costs one refresh. */
@@ -18,35 +18,12 @@ const MOVING_EVENTS: ReadonlySet<LiveEvent> = new Set([
 ]);
 const LIVE_REFRESH_MS = 3_000;
 
-type Job = { [K in keyof Analytics]: [K, () => Promise<Analytics[K]>] }[keyof Analytics];
-
-/** What each dashboard reads (§2 Dashboard): a member their own figures, admin and dev everyone's. */
-function jobsFor(userId: number, role: Role): Job[] {
-  if (role === 'member') {
-    return [
-      ['whatsappCount', () => dashboardApi.whatsappCount(userId)],
-      ['messageLogCount', () => dashboardApi.messageLogCount(userId)],
-      ['todayIncome', () => dashboardApi.todayIncome(userId)],
-      ['balance', () => dashboardApi.balance(userId)],
-      ['totalBonus', () => dashboardApi.totalBonus(userId)],
-    ];
-  }
-  return [
-    ['proxyCount', dashboardApi.proxyCount],
-    ['phoneCount', dashboardApi.phoneCount],
-    ['whatsappCount', dashboardApi.whatsappCountAll],
-    ['usersActiveCount', dashboardApi.usersActive],
-    ['todayCount', () => dashboardApi.todayCount(ALL_USERS)],
-    ['totalCount', () => dashboardApi.totalCount(ALL_USERS)],
-  ];
-}
-
 export interface Dashboard {
-  /** the figures known so far: cached ones at once, then each as the API answers */
+  /** the figures known so far: cached ones at once, then the API's */
   values: CachedAnalytics;
   /** the banner text (member dashboard) */
   info: string | null;
-  /** the messages of the calls that failed in the last refresh */
+  /** the message of the last refresh when it failed */
   errors: string[];
   /** hand it the page's live messages: account events refresh the figures a few seconds later */
   onLive(message: LiveMessage): void;
@@ -65,23 +42,18 @@ export function useDashboard(user: UserDto): Dashboard {
   const cache = useRef(values);
   const member = role === 'member';
 
+  // one call answers every figure (issue 23): a member's own, or everybody's for admin and dev
   const refresh = useCallback(async () => {
-    const failed = new Set<string>();
-    const note = (err: unknown) => failed.add(errorText(err, 'Internal server error'));
-    await Promise.all(
-      jobsFor(userId, role).map(async ([key, fetch]) => {
-        try {
-          const value = await fetch();
-          cache.current = { ...cache.current, [key]: value };
-          writeAnalytics(userId, cache.current);
-          setValues(cache.current);
-        } catch (err) {
-          note(err);
-        }
-      }),
-    );
-    setErrors([...failed]);
-  }, [userId, role]);
+    try {
+      const { scope: _scope, ...figures } = await dashboardApi.counters(member ? userId : ALL_USERS);
+      cache.current = { ...cache.current, ...figures };
+      writeAnalytics(userId, cache.current);
+      setValues(cache.current);
+      setErrors([]);
+    } catch (err) {
+      setErrors([errorText(err, 'Internal server error')]);
+    }
+  }, [userId, member]);
 
   useEffect(() => {
     cache.current = readAnalytics(userId);

@@ -1,5 +1,5 @@
-import { canOpen, normalizeRole } from '@wa/shared';
-import { type ReactNode, useEffect } from 'react';
+import { normalizeRole } from '@wa/shared';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Alert } from '../../components/alert';
 import { getToken } from '../../lib/cookies';
@@ -46,6 +46,11 @@ function Shell({ children }: { children: ReactNode }) {
   );
 }
 
+/** What a screen shows while its code loads: a quiet placeholder where the page goes. */
+function ScreenLoading() {
+  return <div className="h-40 animate-pulse rounded-2xl bg-gray-100 dark:bg-gray-800" aria-busy="true" />;
+}
+
 /**
  * Every signed-in screen: no token goes to /signin; the token is validated once on load (a 401
  * logs out silently); each route change scrolls to the top.
@@ -68,17 +73,11 @@ export function AppLayout() {
   return (
     <SidebarProvider>
       <Shell>
-        <Outlet />
+        {/* a screen's code loads when it is first opened (issue 23): the menu and header stay meanwhile */}
+        <Suspense fallback={<ScreenLoading />}>
+          <Outlet />
+        </Suspense>
       </Shell>
     </SidebarProvider>
   );
-}
-
-/** Lets through only the roles of the route table (§2); others go to /not-authorized. */
-export function RoleGuard({ path, children }: { path: string; children: ReactNode }) {
-  const { user } = useAuth();
-  const role = normalizeRole(user?.role);
-  if (!role) return <Navigate to="/signin" replace />;
-  if (!canOpen(role, path)) return <Navigate to="/not-authorized" replace />;
-  return <>{children}</>;
 }

@@ -47,3 +47,8 @@ export const SCREEN_TITLES: Record<string, string> = {
   '/monitor/socket': 'Monitor Socket',
   '/monitor/realtime': 'Monitor Realtime',
 };
+
+/** The placeholder of a route-table screen that has no page of its own yet, under its spec title. */
+export function ScreenFor({ path }: { path: string }) {
+  return <ScreenPage title={SCREEN_TITLES[path] ?? path} />;
+}
