@@ -94,6 +94,7 @@ async function main() {
     jwtSecret,
     authState: (id) => usersRepo.authState(id),
     log,
+    origins: config.publicOrigins,
   });
   server.on('error', (err) => {
     log.fatal({ err }, 'could not listen');

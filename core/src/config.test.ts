@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveJwtSecret } from './config';
+import { ConfigError, loadConfig, resolveJwtSecret, TRUST_PROXY_TRUE } from './config';
 import { DEFAULT_ENGINE_SETTINGS, DEFAULT_SIM_CONFIG } from './config-engine';
 
 describe('loadConfig', () => {
@@ -86,15 +86,39 @@ describe('loadConfig', () => {
     ).toThrow(/must be different/);
   });
 
-  it('reads TRUST_PROXY as Express takes it, off by default', () => {
+  it('reads TRUST_PROXY as Express takes it, off by default: a hop count or the proxies’ addresses', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).trustProxy).toBe(
       'loopback,10.0.0.0/8,fd00::/8',
     );
     for (const bad of ['yes', '10.0.0.0/33', 'proxy.example.com', '1.2.3.4/8/9']) {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('refuses TRUST_PROXY=true and a subnet of every address: they believe the client’s own X-Forwarded-For (issue 24)', () => {
+    for (const trustAll of ['true', 'TRUE', '0.0.0.0/0', '::/0', 'loopback, 0.0.0.0/0']) {
+      expect(() => loadConfig({ TRUST_PROXY: trustAll }), trustAll).toThrow(/TRUST_PROXY/);
+    }
+    // the message names the safe forms
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(TRUST_PROXY_TRUE);
+    expect(TRUST_PROXY_TRUE).toMatch(/TRUST_PROXY=1 .*TRUST_PROXY=loopback/);
+  });
+
+  it('reads PUBLIC_URL as the origins a browser’s socket may come from, none by default', () => {
+    expect(loadConfig({}).publicOrigins).toEqual([]);
+    expect(loadConfig({ PUBLIC_URL: 'https://Blast.Example.com/dashboard/' }).publicOrigins).toEqual([
+      'https://blast.example.com',
+    ]);
+    expect(loadConfig({ PUBLIC_URL: 'https://blast.example.com, http://10.0.0.5:3000' }).publicOrigins).toEqual([
+      'https://blast.example.com',
+      'http://10.0.0.5:3000',
+    ]);
+    for (const bad of ['blast.example.com', 'ftp://blast.example.com', 'https://ok.example.com,']) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
     }
   });
 

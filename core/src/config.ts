@@ -42,8 +42,16 @@ export interface Config {
   /** DEV_EMAIL + DEV_PASSWORD: the dev created on a start with no dev (only the dev role grants dev). */
   devEmail: string | null;
   devPassword: string | null;
-  /** TRUST_PROXY: which reverse proxies to believe about the client address (Express `trust proxy`); off by default. */
-  trustProxy: boolean | number | string;
+  /**
+   * TRUST_PROXY: which reverse proxies to believe about the client address (Express `trust proxy`):
+   * a hop count or their addresses; off by default. Never `true` (see parseTrustProxy).
+   */
+  trustProxy: false | number | string;
+  /**
+   * PUBLIC_URL: the address (or comma list of addresses) browsers open the dashboard at; a browser's
+   * WebSocket must come from one of their origins. Empty: from the host the socket connects to.
+   */
+  publicOrigins: string[];
   /** METRICS_TOKEN: GET /metrics answers Prometheus with this bearer token; without it /metrics is 404. */
   metricsToken: string | null;
   /** WORKER_METRICS_PORT: a worker's own GET /metrics (its engine's metrics) on this port; needs METRICS_TOKEN. */
@@ -185,10 +193,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('DEV_EMAIL and ADMIN_EMAIL must be different addresses');
   }
   passwordProblem('DEV_PASSWORD', devPassword);
-  const trustProxy = parseTrustProxy(str('TRUST_PROXY'));
-  if (trustProxy === null) {
+  const rawTrustProxy = str('TRUST_PROXY');
+  const trustProxy = parseTrustProxy(rawTrustProxy);
+  if (rawTrustProxy?.toLowerCase() === 'true') problems.push(TRUST_PROXY_TRUE);
+  else if (trustProxy === null) {
     problems.push(
-      'TRUST_PROXY must be true, false, a number of proxy hops, or a comma list of addresses/subnets (or loopback, linklocal, uniquelocal)',
+      `TRUST_PROXY must be false, a number of proxy hops (1 for one reverse proxy in front), or a comma list of the proxies' addresses/subnets (or loopback, linklocal, uniquelocal), none of them every address (/0) (got "${rawTrustProxy}")`,
+    );
+  }
+  const rawPublicUrl = str('PUBLIC_URL');
+  const publicOrigins = parsePublicUrl(rawPublicUrl);
+  if (publicOrigins === null) {
+    problems.push(
+      `PUBLIC_URL must be the dashboard's address as browsers open it, http:// or https:// (e.g. https://blast.example.com), or a comma list of them (got "${rawPublicUrl}")`,
     );
   }
   const waDriver = (str('WA_DRIVER') ?? 'wwebjs') as Config['waDriver'];
@@ -240,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devEmail: devEmail?.toLowerCase() ?? null,
     devPassword,
     trustProxy: trustProxy ?? false,
+    publicOrigins: publicOrigins ?? [],
     metricsToken,
     workerMetricsPort,
     proxyCheck,
@@ -258,22 +276,54 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
- * TRUST_PROXY as Express takes it: unset or false = trust nobody (the socket's address is the
- * client's); true = the left-most X-Forwarded-For entry; a number = that many proxy hops; else a
- * comma list of proxy addresses or subnets. Null when the value is none of those.
+ * Why TRUST_PROXY=true stops the start: Express then takes the left-most X-Forwarded-For entry,
+ * which is whatever the client wrote, so rotating it dodged the sign-in lockout, the sign-in
+ * slow-down and the sign-up limit. Reading it as one hop would guess: wrong with two proxies in
+ * front (every client looks like the first proxy) and with none (the client's own header is
+ * believed again). The operator says which.
  */
-export function parseTrustProxy(raw: string | null): boolean | number | string | null {
-  if (raw === null || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+export const TRUST_PROXY_TRUE =
+  'TRUST_PROXY=true would believe any X-Forwarded-For a client sends, so the sign-in lockout and the sign-up limit could be dodged. Say which proxies to trust: TRUST_PROXY=1 for one reverse proxy in front (2 for two), or their addresses, e.g. TRUST_PROXY=loopback or TRUST_PROXY=172.16.0.0/12';
+
+/**
+ * TRUST_PROXY as Express takes it: unset or false = trust nobody (the socket's address is the
+ * client's); a number = that many proxy hops (the client is the address that many entries from
+ * the right of X-Forwarded-For); else a comma list of proxy addresses or subnets (the client is the
+ * right-most address that is not one of them). Null when the value is none of those, and for
+ * `true` and a subnet of every address (/0), which would believe the client's own header.
+ */
+export function parseTrustProxy(raw: string | null): false | number | string | null {
+  if (raw === null || raw.toLowerCase() === 'false') return false;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw) || false;
   const parts = raw.split(',').map((p) => p.trim());
   const valid = parts.every((p) => {
     if (PROXY_NAMES.has(p)) return true;
     const [addr, bits, extra] = p.split('/');
     if (extra !== undefined || !isIP(addr)) return false;
-    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(addr) === 4 ? 32 : 128));
+    if (bits === undefined) return true;
+    return /^\d{1,3}$/.test(bits) && Number(bits) > 0 && Number(bits) <= (isIP(addr) === 4 ? 32 : 128);
   });
   return valid ? parts.join(',') : null;
+}
+
+/**
+ * PUBLIC_URL as the hub takes it: the origin (scheme, host, port) of each address in the comma
+ * list; none when unset. Null when an entry is not an http(s) URL.
+ */
+export function parsePublicUrl(raw: string | null): string[] | null {
+  if (raw === null) return [];
+  const origins: string[] = [];
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    let url: URL;
+    try {
+      url = new URL(part);
+    } catch {
+      return null;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    origins.push(url.origin);
+  }
+  return [...new Set(origins)];
 }
 
 /** The JWT secret: JWT_SECRET, else one generated once and kept in DATA_DIR/jwt-secret. */

@@ -1,6 +1,8 @@
 /**
  * Counts attempts per key in a fixed window, in memory. Enough for one API process; behind
- * several replicas each keeps its own count (a shared store is a later concern).
+ * several replicas each keeps its own count (a shared store is a later concern). `take` checks and
+ * counts in one synchronous step, so a burst of concurrent requests cannot all pass the check
+ * before any of them is counted: count first, then do the slow work (a password check).
  */
 export class AttemptLimiter {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
@@ -29,15 +31,35 @@ export class AttemptLimiter {
     return entry && entry.resetAt > this.now() ? entry.count : 0;
   }
 
-  hit(key: string): void {
+  /** Counts an attempt for `key`; the attempts counted in its window, this one included. */
+  hit(key: string): number {
     const now = this.now();
     const entry = this.hits.get(key);
     if (!entry || entry.resetAt <= now) {
       if (this.hits.size > 100_000) this.sweep(now);
       this.hits.set(key, { count: 1, resetAt: now + this.windowMs });
-    } else {
-      entry.count += 1;
+      return 1;
     }
+    entry.count += 1;
+    return entry.count;
+  }
+
+  /**
+   * Counts an attempt for `key` unless it is blocked: 0 when counted (go ahead), else the seconds
+   * to wait (nothing counted). Check and count happen with no await between them.
+   */
+  take(key: string): number {
+    const wait = this.retryAfter(key);
+    if (wait === 0) this.hit(key);
+    return wait;
+  }
+
+  /** Takes back one attempt of `key` (one taken that turned out not to count, e.g. a right password). */
+  release(key: string): void {
+    const entry = this.hits.get(key);
+    if (!entry) return;
+    entry.count -= 1;
+    if (entry.count <= 0) this.hits.delete(key);
   }
 
   reset(key: string): void {

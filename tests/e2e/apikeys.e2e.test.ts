@@ -1,5 +1,5 @@
-// The profile's API Key section: a member makes a key, sees it once, sees it listed without the key,
-// and revokes it; the 409 at the cap shows the server's message.
+// The profile's API Key section: a member makes a key (with the current password), sees it once,
+// sees it listed without the key, and revokes it; the 409 at the cap shows the server's message.
 import { API_KEY_CAP, API_KEY_TEXTS } from '@wa/shared';
 import { describe, expect, it } from 'vitest';
 import { useUsers } from '../support/factories';
@@ -26,8 +26,16 @@ describe('API keys on the profile', () => {
     await form.getByRole('button', { name: 'Buat API Key' }).click();
     await expect.poll(() => form.getByText('Name is required.').count()).toBe(1);
 
+    // and the current password (issue 24): a wrong one is said under the field
     await page.fill('input[name=name]', 'Integrasi CRM');
     await page.locator('input[name=read_only]').check();
+    await form.getByRole('button', { name: 'Buat API Key' }).click();
+    const passwordError = form.locator('[data-field-error=current_password]');
+    await expect.poll(() => passwordError.textContent()).toBe(API_KEY_TEXTS.passwordRequired);
+    await form.locator('input[name=current_password]').fill('not-the-password');
+    await form.getByRole('button', { name: 'Buat API Key' }).click();
+    await expect.poll(() => passwordError.textContent()).toBe(API_KEY_TEXTS.passwordWrong);
+    await form.locator('input[name=current_password]').fill(member.password);
     await form.getByRole('button', { name: 'Buat API Key' }).click();
     const box = page.getByTestId('new-api-key');
     await box.waitFor();
@@ -73,13 +81,14 @@ describe('API keys on the profile', () => {
       const res = await fetch(`${server.url}/api/admin/apikeys`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `k${i}` }),
+        body: JSON.stringify({ name: `k${i}`, current_password: full.password }),
       });
       expect(res.status).toBe(201);
     }
     const { context, page } = await openAs(browser, server, full, '/profile');
     await expect.poll(() => page.getByText(`${API_KEY_CAP} dari 20 key`).count()).toBe(1);
     await page.fill('input[name=name]', 'satu lagi');
+    await page.getByTestId('api-key-form').locator('input[name=current_password]').fill(full.password);
     await page.getByRole('button', { name: 'Buat API Key' }).click();
     await expect.poll(() => page.getByText(`Error: ${API_KEY_TEXTS.cap(API_KEY_CAP)}`).count()).toBe(1);
     expect(await page.getByTestId('new-api-key').count()).toBe(0);

@@ -13,7 +13,7 @@ let h: ApiHarness;
 let untrusting: ApiHarness;
 
 beforeAll(async () => {
-  [h, untrusting] = await Promise.all([setupApi({ trustProxy: true }), setupApi()]);
+  [h, untrusting] = await Promise.all([setupApi({ trustProxy: 1 }), setupApi()]);
 });
 afterAll(async () => {
   await Promise.all([h.close(), untrusting.close()]);

@@ -57,8 +57,12 @@ describe('a script with an API key', () => {
       sql`insert into phone_numbers (number, name) values ('6289977700001', 'A'), ('6289977700002', 'B')`,
     );
     // the one step in the dashboard: the member makes a key
-    const { key } = (await request(h.app).post('/api/admin/apikeys').set(bearer(member.token)).send({ name: 'script' }))
-      .body;
+    const { key } = (
+      await request(h.app)
+        .post('/api/admin/apikeys')
+        .set(bearer(member.token))
+        .send({ name: 'script', current_password: member.password })
+    ).body;
     const call = client(key);
 
     const deviceId = newDeviceId();
@@ -103,8 +107,12 @@ describe('a script with an API key', () => {
     const receiver = await new WebhookReceiver().start();
     try {
       // a dev's key: devs run blasts on any account and may point webhooks at their own network
-      const { key } = (await request(h.app).post('/api/admin/apikeys').set(bearer(dev.token)).send({ name: 'ops' }))
-        .body;
+      const { key } = (
+        await request(h.app)
+          .post('/api/admin/apikeys')
+          .set(bearer(dev.token))
+          .send({ name: 'ops', current_password: dev.password })
+      ).body;
       const call = client(key);
       const hook = await call('post', '/admin/webhooks/', {
         url: receiver.url('/progress'),

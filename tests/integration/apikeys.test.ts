@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { rows } from '../../core/src/db/client';
 import { API_KEY_CAP } from '../../shared/src/index';
 import { bearer, useApi } from '../support/api';
-import { useUsers } from '../support/factories';
+import { type TestUser, useUsers } from '../support/factories';
 
 /**
- * API keys (issue 13): made, listed and revoked in a dashboard session; a key acts as its owner
- * with the owner's role, by `X-API-Key` or `Authorization: Bearer`; read-only keys only read;
- * a revoked key stops at once; each key has its own request budget.
+ * API keys (issue 13): made (with the current password, issue 24), listed and revoked in a
+ * dashboard session; a key acts as its owner with the owner's role, by `X-API-Key` or
+ * `Authorization: Bearer`; read-only keys only read; a revoked key stops at once; each key has its
+ * own request budget.
  */
 const h = useApi({ apiKeyRate: { max: 30, windowMs: 60_000 } });
 const { member, admin, other, client, rival } = useUsers(() => h.database.db, {
@@ -19,8 +20,13 @@ const { member, admin, other, client, rival } = useUsers(() => h.database.db, {
   client: 'client',
   rival: 'client',
 });
-const keys = (token: string) => ({
-  create: (body: object) => request(h.app).post('/api/admin/apikeys').set(bearer(token)).send(body),
+/** the key calls in `u`'s session (or with `token`, a key, in its place); a create sends `u`'s password */
+const keys = (u: TestUser, token = u.token) => ({
+  create: (body: object) =>
+    request(h.app)
+      .post('/api/admin/apikeys')
+      .set(bearer(token))
+      .send({ current_password: u.password, ...body }),
   list: () => request(h.app).get('/api/admin/apikeys').set(bearer(token)),
   revoke: (id: number) => request(h.app).delete(`/api/admin/apikeys/${id}`).set(bearer(token)),
 });
@@ -28,12 +34,12 @@ const withKey = (key: string) => ({ 'X-API-Key': key });
 
 describe('API keys', () => {
   it('are shown once, listed without the key, and stored only as a hash', async () => {
-    const made = await keys(member.token).create({ name: 'CRM sync' });
+    const made = await keys(member).create({ name: 'CRM sync' });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ name: 'CRM sync', read_only: false, last_used_at: null });
     expect(made.body.key).toMatch(/^wab_[A-Za-z0-9_-]{43}$/);
     expect(made.body.key.startsWith(made.body.prefix)).toBe(true);
-    const listed = await keys(member.token).list();
+    const listed = await keys(member).list();
     expect(listed.body.data).toEqual([expect.objectContaining({ id: made.body.id, name: 'CRM sync' })]);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.key);
     const stored = await rows<Record<string, unknown>>(
@@ -42,11 +48,11 @@ describe('API keys', () => {
     );
     expect(JSON.stringify(stored)).not.toContain(made.body.key);
     // another user's list does not show it
-    expect((await keys(other.token).list()).body.data).toEqual([]);
+    expect((await keys(other).list()).body.data).toEqual([]);
   });
 
   it('act as their owner with the owner role, by X-API-Key or Bearer, and note when they were used', async () => {
-    const { body } = await keys(member.token).create({ name: 'reader' });
+    const { body } = await keys(member).create({ name: 'reader' });
     const me = await request(h.app).get(`/api/admin/users/${member.id}`).set(withKey(body.key));
     expect(me.status).toBe(200);
     expect(JSON.stringify(me.body)).toContain(member.email);
@@ -56,15 +62,15 @@ describe('API keys', () => {
     expect(viaBearer.status).toBe(200);
     // a member's key opens no admin route
     expect((await request(h.app).get('/api/admin/users/members-per-page').set(withKey(body.key))).status).toBe(403);
-    const adminKey = (await keys(admin.token).create({ name: 'ops' })).body.key;
+    const adminKey = (await keys(admin).create({ name: 'ops' })).body.key;
     expect((await request(h.app).get('/api/admin/users/members-per-page').set(withKey(adminKey))).status).toBe(200);
-    const used = (await keys(member.token).list()).body.data.find((k: { id: number }) => k.id === body.id);
+    const used = (await keys(member).list()).body.data.find((k: { id: number }) => k.id === body.id);
     expect(used.last_used_at).not.toBeNull();
   });
 
   it('work for a client: their own campaigns only, and a read-only key only reads them (issue 22)', async () => {
-    const key = (await keys(client.token).create({ name: 'agency' })).body.key as string;
-    const readOnly = (await keys(client.token).create({ name: 'report', read_only: true })).body.key as string;
+    const key = (await keys(client).create({ name: 'agency' })).body.key as string;
+    const readOnly = (await keys(client).create({ name: 'report', read_only: true })).body.key as string;
     const made = await request(h.app)
       .post('/api/admin/campaigns')
       .set(withKey(key))
@@ -82,7 +88,7 @@ describe('API keys', () => {
       .set(withKey(readOnly))
       .send({ status: 'pending' });
     expect(write.status).toBe(403);
-    const rivalKey = (await keys(rival.token).create({ name: 'rival' })).body.key as string;
+    const rivalKey = (await keys(rival).create({ name: 'rival' })).body.key as string;
     expect((await request(h.app).get(`/api/admin/campaigns/${id}`).set(withKey(rivalKey))).status).toBe(404);
     expect((await request(h.app).get('/api/admin/campaigns').set(withKey(rivalKey))).body.data).toEqual([]);
     expect((await request(h.app).get('/api/admin/whatsapp/list-per-page').set(withKey(key))).status).toBe(403);
@@ -101,7 +107,7 @@ describe('API keys', () => {
   });
 
   it('refuse writes when read-only, and every unknown or revoked key at once', async () => {
-    const ro = (await keys(member.token).create({ name: 'dashboards', read_only: true })).body;
+    const ro = (await keys(member).create({ name: 'dashboards', read_only: true })).body;
     expect(ro.read_only).toBe(true);
     expect((await request(h.app).get('/api/admin/whatsapp/list-per-page').set(withKey(ro.key))).status).toBe(200);
     const write = await request(h.app)
@@ -111,9 +117,9 @@ describe('API keys', () => {
     expect(write.status).toBe(403);
     expect(write.body).toEqual({ msg: 'This API key is read-only.' });
 
-    const rw = (await keys(member.token).create({ name: 'temp' })).body;
+    const rw = (await keys(member).create({ name: 'temp' })).body;
     expect((await request(h.app).get(`/api/admin/users/${member.id}`).set(withKey(rw.key))).status).toBe(200);
-    expect((await keys(member.token).revoke(rw.id)).body).toEqual({ id: rw.id, revoked: true });
+    expect((await keys(member).revoke(rw.id)).body).toEqual({ id: rw.id, revoked: true });
     const after = await request(h.app).get(`/api/admin/users/${member.id}`).set(withKey(rw.key));
     expect(after.status).toBe(401);
     expect(after.body.msg).toMatch(/not valid/);
@@ -126,41 +132,42 @@ describe('API keys', () => {
     ).toBe(401);
     expect((await request(h.app).get(`/api/admin/users/${member.id}`).set(bearer('wab_nope'))).status).toBe(401);
     // revoking twice, or another user's key, finds nothing
-    expect((await keys(member.token).revoke(rw.id)).status).toBe(404);
-    expect((await keys(other.token).revoke(ro.id)).status).toBe(404);
+    expect((await keys(member).revoke(rw.id)).status).toBe(404);
+    expect((await keys(other).revoke(ro.id)).status).toBe(404);
   });
 
   it('cannot make, list or revoke keys themselves; bad bodies are refused', async () => {
-    const k = (await keys(member.token).create({ name: 'script' })).body;
+    const k = (await keys(member).create({ name: 'script' })).body;
     for (const res of [
-      await keys(k.key).create({ name: 'x' }),
-      await keys(k.key).list(),
-      await keys(k.key).revoke(k.id),
+      await keys(member, k.key).create({ name: 'x' }),
+      await keys(member, k.key).list(),
+      await keys(member, k.key).revoke(k.id),
     ]) {
-      // keys(k.key) sends it as a bearer: recognised as a key, refused for key management
+      // keys(member, k.key) sends the key as a bearer: recognised as a key, refused for key management
       expect(res.status).toBe(403);
       expect(res.body.msg).toMatch(/API keys cannot manage API keys/);
     }
-    expect((await keys(member.token).create({ name: '' })).status).toBe(400);
-    expect((await keys(member.token).create({ name: 'x'.repeat(61) })).status).toBe(400);
-    expect((await keys(member.token).create({ name: 'ok', read_only: 'yes' })).status).toBe(400);
-    const nul = await keys(member.token).create({ name: 'bad\u0000name' });
+    expect((await keys(member).create({ name: '' })).status).toBe(400);
+    expect((await keys(member).create({ name: 'x'.repeat(61) })).status).toBe(400);
+    expect((await keys(member).create({ name: 'ok', read_only: 'yes' })).status).toBe(400);
+    const nul = await keys(member).create({ name: 'bad\u0000name' });
     expect(nul.status).toBe(400);
     expect(nul.body.msg).toMatch(/name/);
-    expect((await keys(member.token).create({ name: 42 })).status).toBe(400);
+    expect((await keys(member).create({ name: 42 })).status).toBe(400);
     expect((await request(h.app).post('/api/admin/apikeys').send({ name: 'anon' })).status).toBe(401);
+    // and the current password (issue 24; tests/integration/auth-edges.test.ts has the rest)
+    expect((await keys(member).create({ name: 'no password', current_password: undefined })).status).toBe(400);
   });
 
   it('are capped per user, and each key has its own request budget', async () => {
-    const live = (await keys(other.token).list()).body.data.length;
-    for (let i = live; i < API_KEY_CAP; i++)
-      expect((await keys(other.token).create({ name: `k${i}` })).status).toBe(201);
-    const over = await keys(other.token).create({ name: 'one too many' });
+    const live = (await keys(other).list()).body.data.length;
+    for (let i = live; i < API_KEY_CAP; i++) expect((await keys(other).create({ name: `k${i}` })).status).toBe(201);
+    const over = await keys(other).create({ name: 'one too many' });
     expect(over.status).toBe(409);
     expect(over.body.msg).toMatch(/Revoke one/);
 
-    const a = (await keys(admin.token).create({ name: 'busy' })).body.key;
-    const b = (await keys(admin.token).create({ name: 'quiet' })).body.key;
+    const a = (await keys(admin).create({ name: 'busy' })).body.key;
+    const b = (await keys(admin).create({ name: 'quiet' })).body.key;
     let limited = null;
     for (let i = 0; i < 31 && !limited; i++) {
       const res = await request(h.app).get(`/api/admin/users/${member.id}`).set(withKey(a));

@@ -33,7 +33,7 @@ describe('POST /auth/logout-all for every role', () => {
 
       const out = await as(withToken(u, second)).post('/auth/logout-all');
       expect(out.status, role).toBe(200);
-      expect(out.body).toEqual({ msg: 'Signed out on every device.' });
+      expect(out.body).toEqual({ msg: 'Signed out on every device.', api_keys_revoked: 0 });
 
       for (const old of [u.token, second]) {
         expect((await as(withToken(u, old)).get(`/admin/users/${u.id}`)).status, role).toBe(401);
@@ -206,7 +206,7 @@ describe('sign-in: the per-address slow-down and the token lifetime', () => {
       jwtSecret: TEST_JWT_SECRET,
       logger: createLogger('silent'),
       dataDir: h.dataDir,
-      trustProxy: true,
+      trustProxy: 1,
     });
     const ip = '203.0.113.77';
     const u = await createUser(h.database.db, { role: 'member' });

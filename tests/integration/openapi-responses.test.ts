@@ -124,19 +124,36 @@ describe('the OpenAPI document describes the answers', () => {
       expect((await call<Out<typeof healthResponse>>(null, 'get', '/health')).ok).toBe(true);
 
       // keys are made in a dashboard session; a member runs the account, a dev the catalogue and webhooks
-      const made = await call<CreatedApiKey>({ session: member }, 'post', '/admin/apikeys', {}, { name: 'script' });
+      const made = await call<CreatedApiKey>(
+        { session: member },
+        'post',
+        '/admin/apikeys',
+        {},
+        {
+          name: 'script',
+          current_password: member.password,
+        },
+      );
       const memberKey = { key: made.key };
       const spare = await call<CreatedApiKey>(
         { session: member },
         'post',
         '/admin/apikeys',
         {},
-        { name: 'spare', read_only: true },
+        { name: 'spare', read_only: true, current_password: member.password },
       );
       expect((await call<Out<typeof apiKeyList>>({ session: member }, 'get', '/admin/apikeys')).data.length).toBe(2);
       await call({ session: member }, 'delete', '/admin/apikeys/{id}', { id: spare.id });
       const devKey = {
-        key: (await call<CreatedApiKey>({ session: dev }, 'post', '/admin/apikeys', {}, { name: 'ops' })).key,
+        key: (
+          await call<CreatedApiKey>(
+            { session: dev },
+            'post',
+            '/admin/apikeys',
+            {},
+            { name: 'ops', current_password: dev.password },
+          )
+        ).key,
       };
 
       const hook = await call<CreatedWebhook>(

@@ -138,7 +138,11 @@ describe('registering a webhook', () => {
     expect(over.status).toBe(409);
     expect(over.body.msg).toMatch(/already have 10 webhooks/);
     // a read-only key lists but does not change
-    const key = await apiAs(h, dev, '/api/admin/apikeys').post('', { name: 'ro', read_only: true });
+    const key = await apiAs(h, dev, '/api/admin/apikeys').post('', {
+      name: 'ro',
+      read_only: true,
+      current_password: dev.password,
+    });
     const viaKey = (m: 'get' | 'post') =>
       request(h.app)
         [m]('/api/admin/webhooks')

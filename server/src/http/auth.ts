@@ -116,6 +116,18 @@ export function allow(ability: Ability) {
   return Object.assign(guard, { ability });
 }
 
+/**
+ * Refuses a caller that came with an API key (403 `refusal`): the route needs a dashboard session.
+ * A leaked key must not reach what would outlive it or end its owner's sessions (`sessionOnly` in
+ * the route's declaration; the binder puts it first, before the input is read).
+ */
+export function sessionOnly(refusal: string) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (actorOf(req).apiKey) throw forbidden(refusal);
+    next();
+  };
+}
+
 /** The caller of an authenticated route. */
 export function actorOf(req: Request): Actor {
   if (!req.actor) throw unauthorized();

@@ -2,7 +2,7 @@ import { parse } from '@wa/core/validate';
 import type { Answer, ApiRoute, BodyOut, ParamsOut, QueryOut } from '@wa/shared';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { allow } from './auth';
+import { allow, sessionOnly } from './auth';
 
 /** What a handler is given: the request's parts, parsed by the declaration's schemas. */
 export interface RouteInput<D> {
@@ -32,8 +32,11 @@ export type RouteHandler<D> = (
 export const DECLARED = Symbol('declared route');
 export type DeclaredHandler = RequestHandler & { [DECLARED]: ApiRoute };
 
-/** Options of one binding: middleware that runs after the ability's guard, before parsing. */
+/** Options of one binding. */
 export interface BindOptions {
+  /** a signed-in route on a router mounted without authentication (auth's): its authentication, run first */
+  authenticate?: RequestHandler;
+  /** middleware that runs after the ability's guard, before parsing */
   before?: RequestHandler[];
 }
 
@@ -53,9 +56,10 @@ function parseParams(schemas: ApiRoute['params'], params: Record<string, string>
 }
 
 /**
- * Binds `route` on `router` (mounted at route.mount): the policy guard for its ability, its path
- * parameters, query and body parsed in that order (a refusal is the schema's 400), then `handler`,
- * whose answer goes out as JSON with the declared status.
+ * Binds `route` on `router` (mounted at route.mount): a session-only route's refusal of API keys,
+ * the policy guard for its ability, its path parameters, query and body parsed in that order (a
+ * refusal is the schema's 400), then `handler`, whose answer goes out as JSON with the declared
+ * status.
  */
 export function bind<D extends ApiRoute>(
   router: Router,
@@ -63,8 +67,11 @@ export function bind<D extends ApiRoute>(
   handler: RouteHandler<D>,
   options: BindOptions = {},
 ): void {
-  const guard: RequestHandler[] =
-    route.access === 'public' || route.access === 'signed-in' ? [] : [allow(route.access)];
+  const guard: RequestHandler[] = [
+    ...(options.authenticate ? [options.authenticate] : []),
+    ...(route.sessionOnly === undefined ? [] : [sessionOnly(route.sessionOnly)]),
+    ...(route.access === 'public' || route.access === 'signed-in' ? [] : [allow(route.access)]),
+  ];
   const run: RequestHandler = async (req, res) => {
     const input = {
       params: parseParams(route.params, req.params as Record<string, string>),

@@ -17,6 +17,7 @@ import {
   MAX_INCOMING_BYTES,
   MAX_SOCKETS_PER_USER,
 } from './hub-limits';
+import { originAllowed } from './hub-origin';
 import { CLOSE_TOKEN_ENDED, watchTokenVersions } from './token-versions';
 
 /** Where browsers open their socket: `/ws?id={userId}&token={jwt}`. */
@@ -37,6 +38,11 @@ export interface HubDeps {
   frameBurst?: number;
   /** inbound frames per second a socket may keep up (default 5) */
   framesPerSecond?: number;
+  /**
+   * PUBLIC_URL's origins: a browser's socket must come from one of them; none (the default), from
+   * the host it connects to (see originAllowed). A socket without `Origin` is no browser's and passes.
+   */
+  origins?: readonly string[];
 }
 
 export interface Hub {
@@ -85,9 +91,10 @@ function refuse(socket: Duplex, status: number): void {
 /**
  * The realtime hub (§7): authenticates WebSocket upgrades on `/ws`, joins each socket to exactly
  * `channelsFor(userId, role)`, and relays the bus messages of those channels (`ws:{channel}`) to
- * the sockets connected to this process. This file admits sockets and keeps them within their
- * limits; the bus side (one subscription per channel, the fan-out) is hub-channels.ts. The socket
- * is server→client only. When a user's token version is bumped on any replica
+ * the sockets connected to this process. A browser's socket must come from the dashboard's own
+ * origin (hub-origin.ts). This file admits sockets and keeps them within their limits; the bus
+ * side (one subscription per channel, the fan-out) is hub-channels.ts. The socket is
+ * server→client only. When a user's token version is bumped on any replica
  * (TOKEN_VERSION_CHANNEL), the user's sockets opened with an older token are closed (4001).
  */
 export function attachHub(server: Server, deps: HubDeps): Hub {
@@ -97,6 +104,7 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
   const maxPerUser = Math.max(1, deps.maxSocketsPerUser ?? MAX_SOCKETS_PER_USER);
   const frameBurst = deps.frameBurst ?? FRAME_BURST;
   const framesPerSecond = deps.framesPerSecond ?? FRAMES_PER_SECOND;
+  const origins = deps.origins ?? [];
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -268,6 +276,13 @@ export function attachHub(server: Server, deps: HubDeps): Hub {
       return;
     }
     if (closing) return refuse(socket, 503);
+    if (!originAllowed(req.headers, origins)) {
+      log?.warn(
+        { origin: req.headers.origin, host: req.headers.host },
+        'realtime: refused a socket from another origin (behind a proxy that rewrites Host, set PUBLIC_URL)',
+      );
+      return refuse(socket, 403);
+    }
     const onError = () => socket.destroy();
     socket.on('error', onError);
     track(

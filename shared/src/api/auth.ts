@@ -1,5 +1,5 @@
+import { API_KEY_TEXTS, signedOutEverywhere } from '../contract/apikeys';
 import { authResponse, loginBody, registerBody, validateBody, validateResponse } from '../contract/auth';
-import { msgResponse } from '../contract/common';
 import { routes } from './define';
 
 /** §7 Auth: /api/auth/… (public), plus "log out everywhere" for a signed-in user. */
@@ -7,9 +7,10 @@ export const AUTH = routes('auth', '/auth', {
   logoutAll: {
     method: 'post',
     path: '/logout-all',
-    summary: 'Log out everywhere (revokes every token)',
+    summary: 'Log out everywhere (ends every token and revokes every API key of the user)',
     access: 'signed-in',
-    response: msgResponse,
+    sessionOnly: API_KEY_TEXTS.noSignOutEverywhere,
+    response: signedOutEverywhere,
   },
   register: {
     method: 'post',

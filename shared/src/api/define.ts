@@ -27,6 +27,11 @@ interface RouteBase {
   /** the OpenAPI tag (the feature) */
   tag: string;
   access: Access;
+  /**
+   * the route needs a dashboard session: a request with an API key is refused with this 403 text
+   * before its input is read. Key management, "sign out everywhere": what a leaked key must not reach.
+   */
+  sessionOnly?: string;
   params?: ParamSchemas;
   /** the query's schema; several are parsed one after the other and merged */
   query?: z.ZodType | readonly z.ZodType[];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from '../constants';
 import { EMAIL_PATTERN } from '../format';
+import { apiKeysRevoked } from './apikeys';
 import { optionalId, optionalText, pagedOf, pageQuery, wholeNumber } from './common';
 import { newPassword } from './passwords';
 
@@ -149,11 +150,15 @@ export const userResponse = z.object({
   color: z.string().nullable(),
 });
 
-/** PUT /admin/users/{id}: a new `token` when the caller changed their own password or e-mail. */
+/**
+ * PUT /admin/users/{id}: a new `token` when the caller changed their own password or e-mail; after
+ * a password change, how many of the user's API keys it revoked (all of them; `msg` says so too).
+ */
 export const updatedUserResponse = z.object({
   user: userDto,
   msg: z.string(),
   token: z.string().optional().describe("the caller's new session token, after a credential change"),
+  api_keys_revoked: apiKeysRevoked.optional(),
 });
 
 /** GET /admin/users/blast-fee/{id} */

@@ -74,6 +74,15 @@ export class ApiKeysRepo {
     return r ? { keyId: r.id, userId: r.user_id, role: r.role, readOnly: r.read_only } : null;
   }
 
+  /** The user's stored password hash, for the current password a new key asks for. */
+  async passwordHash(userId: number): Promise<string | null> {
+    const [r] = await rows<Pick<RawRow<typeof users>, 'password_hash'>>(
+      this.db,
+      sql`select password_hash from users where id = ${userId}`,
+    );
+    return r?.password_hash ?? null;
+  }
+
   /** Notes the key's use, at most once a minute (a busy script must not write a row per request). */
   async touch(id: number): Promise<void> {
     await this.db.execute(

@@ -13,7 +13,7 @@ export function authRoutes(auth: AuthService, users: UsersService, requireAuth: 
     auth.assertCanSignUp(req.ip ?? '');
     next();
   };
-  bind(r, AUTH.logoutAll, ({ req }) => users.logoutEverywhere(actorOf(req)), { before: [requireAuth] });
+  bind(r, AUTH.logoutAll, ({ req }) => users.logoutEverywhere(actorOf(req)), { authenticate: requireAuth });
   bind(r, AUTH.register, ({ body, req }) => auth.register(body, req.ip ?? ''), { before: [canSignUp] });
   bind(r, AUTH.login, ({ body, req }) => auth.login(body, req.ip ?? ''));
   bind(r, AUTH.validate, async ({ body, req, res }) => {

@@ -60,7 +60,9 @@ export class AuthService {
       if (referrerId === null)
         throw badRequest('Referral code not found.', { referral_code: 'Referral code not found.' });
     }
-    this.registrations.hit(ip);
+    // checked and counted in one step: a burst of sign-ups all past the first check gets no more through
+    const wait = this.registrations.take(ip);
+    if (wait) throw new AppError(429, `Too many sign-ups from this address. Please try again in ${wait} seconds.`);
     let id: number;
     try {
       id = await this.repo.insert({
@@ -83,21 +85,28 @@ export class AuthService {
     return { token: signToken(this.jwtSecret, user), user, msg: 'Registration successful' };
   }
 
+  /**
+   * Every attempt is counted as a failure before its password is checked, and taken back when the
+   * password is right: checking the limit first and counting after the (slow) check let a burst of
+   * 40 wrong passwords at once get 20 checked against a limit of 10.
+   */
   async login(input: LoginInput, ip: string): Promise<AuthResponse> {
     const email = input.email.toLowerCase();
     const key = `${ip}|${email}`;
-    const wait = this.loginFails.retryAfter(key);
+    const wait = this.loginFails.take(key);
     if (wait) throw new AppError(429, `Too many failed sign-in attempts. Please try again in ${wait} seconds.`);
-    const excess = this.loginFailsByIp.count(ip) - LOGIN_FAILS_PER_IP;
+    // this attempt included: the first one past LOGIN_FAILS_PER_IP earlier failures waits a step
+    const excess = this.loginFailsByIp.hit(ip) - 1 - LOGIN_FAILS_PER_IP;
     if (excess >= 0) await sleep(Math.min(LOGIN_SLOWDOWN_MAX_MS, (excess + 1) * LOGIN_SLOWDOWN_STEP_MS));
-    const found = await this.repo.findAuthByEmail(email);
-    const ok = await verifyPassword(input.password, found?.passwordHash);
-    if (!found || !ok) {
-      this.loginFails.hit(key);
-      this.loginFailsByIp.hit(ip);
-      throw new AppError(401, 'Invalid email or password');
-    }
+    const found = await this.userWithPassword(email, input.password).catch((err: unknown) => {
+      // the database failing is no wrong password
+      this.loginFails.release(key);
+      this.loginFailsByIp.release(ip);
+      throw err;
+    });
+    if (!found) throw new AppError(401, 'Invalid email or password');
     this.loginFails.reset(key);
+    this.loginFailsByIp.release(ip);
     const user = await this.repo.findDto(found.id);
     if (!user) throw new AppError(401, 'Invalid email or password');
     return {
@@ -105,6 +114,12 @@ export class AuthService {
       user,
       msg: 'Login successful',
     };
+  }
+
+  /** The user of `email` when `password` is theirs (an unknown e-mail takes as long to say no). */
+  private async userWithPassword(email: string, password: string) {
+    const found = await this.repo.findAuthByEmail(email);
+    return (await verifyPassword(password, found?.passwordHash)) ? found : null;
   }
 
   /** Checks a token (header or body); a bad one is a 401 that the web turns into a silent logout. */

@@ -123,7 +123,10 @@ function operation(route: ApiRoute, answer: (schema: z.ZodType) => Schema): Sche
     tags: [route.tag],
     summary: route.summary,
     operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
-    description: roles === 'public' ? 'Public: no token.' : `Roles: ${roles.join(', ')}.`,
+    description:
+      roles === 'public'
+        ? 'Public: no token.'
+        : `Roles: ${roles.join(', ')}.${route.sessionOnly ? ' A dashboard session only: an API key gets 403.' : ''}`,
     'x-roles': roles,
     responses: {
       [String(route.status ?? 200)]: {
@@ -142,7 +145,8 @@ function operation(route: ApiRoute, answer: (schema: z.ZodType) => Schema): Sche
     },
   };
   if (parameters.length) op.parameters = parameters;
-  if (roles !== 'public') op.security = [{ bearer: [] }, { apiKey: [] }];
+  // a session-only route takes a session token, never a key
+  if (roles !== 'public') op.security = route.sessionOnly ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }];
   else op.security = [];
   if (route.file) {
     const fields = route.body ? jsonSchema(route.body) : { type: 'object', properties: {} };

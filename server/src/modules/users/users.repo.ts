@@ -1,12 +1,18 @@
 import { EFFECTIVE_FEE } from '@wa/core/accounts/effective-fee';
 import { type Db, type Int8, type RawRow, rows } from '@wa/core/db/client';
-import { levels, type settings, users } from '@wa/core/db/schema/index';
+import { type apiKeys, levels, type settings, users } from '@wa/core/db/schema/index';
 import { likePattern } from '@wa/core/paging';
 import { normalizeRole, type ReferralItem, type UserDto } from '@wa/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { userIncomeSql } from '../messagelog/messagelog.repo';
 
 type User = RawRow<typeof users>;
+
+/** What ending a user's sessions did: the token version after it, and the API keys it revoked. */
+export interface SessionsEnded {
+  tokenVersion: number;
+  keysRevoked: number;
+}
 
 /** What selectUsers selects: the user's columns, the effective fee and intervals, the level, income and accounts. */
 type UserRow = Pick<
@@ -160,7 +166,7 @@ export class UsersRepo {
     return row?.hash ?? null;
   }
 
-  /** Ends every token signed before now ("log out everywhere"); returns the new version. */
+  /** Ends every token signed before now, the API keys untouched (endSessions ends both); returns the new version. */
   async bumpTokenVersion(id: number): Promise<number> {
     const [row] = await this.db
       .update(users)
@@ -218,6 +224,27 @@ export class UsersRepo {
       .where(eq(users.id, id))
       .returning({ tokenVersion: users.tokenVersion });
     return row?.tokenVersion ?? 0;
+  }
+
+  /**
+   * Ends every session of the user: the token version goes up (with `patch`, a password change,
+   * applied in the same statement) and every live API key of the user is revoked, in one
+   * transaction. "Sign out everywhere" and a password change: a key made in a stolen session must
+   * not outlive the owner taking the account back.
+   */
+  async endSessions(id: number, patch: UserPatch = {}): Promise<SessionsEnded> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ ...patch, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning({ tokenVersion: users.tokenVersion });
+      const revoked = await rows<Pick<RawRow<typeof apiKeys>, 'id'>>(
+        tx,
+        sql`update api_keys set revoked_at = now() where user_id = ${id} and revoked_at is null returning id`,
+      );
+      return { tokenVersion: row?.tokenVersion ?? 0, keysRevoked: revoked.length };
+    });
   }
 
   async levelExists(id: number): Promise<boolean> {

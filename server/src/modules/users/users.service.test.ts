@@ -2,7 +2,7 @@ import type { Actor } from '@wa/core/actor';
 import { InProcessBus } from '@wa/core/realtime/bus';
 import { TOKEN_VERSION_CHANNEL } from '@wa/core/realtime/publish';
 import { as, refused } from '@wa/core/testing/refusals';
-import type { Role, UserDto } from '@wa/shared';
+import { API_KEY_TEXTS, type Role, type UserDto } from '@wa/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from './passwords';
 import type { UserPatch } from './users.repo';
@@ -100,10 +100,13 @@ class MemoryUsers implements UsersStore {
     if (endTokens) row.tokenVersion += 1;
     return row.tokenVersion;
   }
-  async bumpTokenVersion(id: number) {
-    const row = this.rows.get(id);
-    if (row) row.tokenVersion += 1;
-    return row?.tokenVersion ?? 0;
+  /** the users' live API keys, as many as a test gives them */
+  readonly keys = new Map<number, number>();
+  async endSessions(id: number, patch: UserPatch = {}) {
+    const tokenVersion = await this.update(id, patch, true);
+    const keysRevoked = this.keys.get(id) ?? 0;
+    this.keys.delete(id);
+    return { tokenVersion, keysRevoked };
   }
 }
 
@@ -239,6 +242,50 @@ describe('editing users', () => {
     });
     expect((await refused(edit(as(ADMIN, 'admin'), MEMBER, { level_id: 7 }))).msg).toBe('Level not found.');
     expect((await edit(as(ADMIN, 'admin'), MEMBER, { level_id: 1 })).user.level_id).toBe(1);
+  });
+});
+
+describe('API keys (issue 24)', () => {
+  const edit = (actor: Actor, id: number, input: UpdateUserInput) => users.update(actor, id, input);
+  const byKey = (id: number, role: Role): Actor => ({ ...as(id, role), apiKey: { id: 9, readOnly: false } });
+
+  it('a key changes no password or e-mail (its owner’s or, as an admin’s, anybody’s) and does not sign out everywhere', async () => {
+    store.rows.get(MEMBER)!.passwordHash = await hashPassword('old-secret');
+    const noCredentials = { status: 403, msg: API_KEY_TEXTS.noCredentials };
+    expect(
+      await refused(
+        edit(byKey(MEMBER, 'member'), MEMBER, { password: 'x-new-secret', current_password: 'old-secret' }),
+      ),
+    ).toEqual(noCredentials);
+    expect(
+      await refused(
+        edit(byKey(MEMBER, 'member'), MEMBER, { email: 'new@example.test', current_password: 'old-secret' }),
+      ),
+    ).toEqual(noCredentials);
+    expect(await refused(edit(byKey(ADMIN, 'admin'), MEMBER, { password: 'x-new-secret' }))).toEqual(noCredentials);
+    expect((await refused(users.logoutEverywhere(byKey(MEMBER, 'member')))).status).toBe(403);
+    expect(store.rows.get(MEMBER)?.tokenVersion).toBe(0);
+    // what else a key may edit, it still may
+    expect((await edit(byKey(MEMBER, 'member'), MEMBER, { firstname: 'Skrip' })).user.firstname).toBe('Skrip');
+  });
+
+  it('a password change and "sign out everywhere" revoke the user’s keys and say how many; other edits do not', async () => {
+    store.keys.set(MEMBER, 3);
+    const renamed = await edit(as(ADMIN, 'admin'), MEMBER, { firstname: 'Ani' });
+    expect(renamed).not.toHaveProperty('api_keys_revoked');
+    const reset = await edit(as(ADMIN, 'admin'), MEMBER, { password: 'reset-by-admin' });
+    expect(reset.api_keys_revoked).toBe(3);
+    expect(reset.msg).toBe(`User updated. ${API_KEY_TEXTS.revoked(3)}`);
+    expect((await edit(as(ADMIN, 'admin'), MEMBER, { password: 'again-by-admin' })).api_keys_revoked).toBe(0);
+    store.keys.set(MEMBER, 1);
+    expect(await users.logoutEverywhere(as(MEMBER, 'member'))).toEqual({
+      msg: `Signed out on every device. ${API_KEY_TEXTS.revoked(1)}`,
+      api_keys_revoked: 1,
+    });
+    expect(await users.logoutEverywhere(as(MEMBER, 'member'))).toEqual({
+      msg: 'Signed out on every device.',
+      api_keys_revoked: 0,
+    });
   });
 });
 

@@ -6,10 +6,17 @@ import { assertCan, can, canForAnyone } from '@wa/core/policy';
 import { AttemptLimiter } from '@wa/core/rate-limit';
 import type { EventBus } from '@wa/core/realtime/bus';
 import { publishTokenVersion } from '@wa/core/realtime/publish';
-import { PAGE_SIZE, PRIVILEGED_FIELDS, type ReferralItem, type UserDto, type updateUserBody } from '@wa/shared';
+import {
+  API_KEY_TEXTS,
+  PAGE_SIZE,
+  PRIVILEGED_FIELDS,
+  type ReferralItem,
+  type UserDto,
+  type updateUserBody,
+} from '@wa/shared';
 import type { z } from 'zod';
 import { hashPassword, verifyPassword } from './passwords';
-import type { UserPatch } from './users.repo';
+import type { SessionsEnded, UserPatch } from './users.repo';
 
 export { hashPassword };
 
@@ -46,14 +53,25 @@ export interface UsersStore {
   levelExists(id: number): Promise<boolean>;
   /** the user's token version after the update */
   update(id: number, patch: UserPatch, endTokens?: boolean): Promise<number>;
-  bumpTokenVersion(id: number): Promise<number>;
+  /** bumps the token version and revokes every API key of the user, with `patch` (see UsersRepo) */
+  endSessions(id: number, patch?: UserPatch): Promise<SessionsEnded>;
 }
 
-/** The result of an edit; `token` replaces the caller's own when the edit ended their older tokens. */
+/**
+ * The result of an edit; `token` replaces the caller's own when the edit ended their older tokens;
+ * `api_keys_revoked` after a password change (it revokes every key of the user).
+ */
 export interface UpdateUserResult {
   user: UserDto;
   msg: string;
   token?: string;
+  api_keys_revoked?: number;
+}
+
+/** A message, and what it did to the user's API keys when it revoked some. */
+function withRevoked(msg: string, keysRevoked: number | undefined): string {
+  if (!keysRevoked) return msg;
+  return `${msg.endsWith('.') ? msg : `${msg}.`} ${API_KEY_TEXTS.revoked(keysRevoked)}`;
 }
 
 /** The rules of users: who may read and edit whom, and which fields. */
@@ -139,9 +157,11 @@ export class UsersService {
    * everything but the monitors; the dev role is the operator's):
    * - only a dev grants or removes the dev role;
    * - an admin does not change another admin's or a dev's password, e-mail or role;
-   * - changing one's own password or e-mail needs the current password.
+   * - changing one's own password or e-mail needs the current password;
+   * - an API key changes no password or e-mail (a leaked key must not take the account over).
    * A password, e-mail or role change ends the user's older tokens; when it is the caller's own,
-   * `signFor` gives this browser a fresh one. The route has refused an empty body ('No Data').
+   * `signFor` gives this browser a fresh one. A password change also revokes every API key of the
+   * user, and says how many. The route has refused an empty body ('No Data').
    */
   async update(
     actor: Actor,
@@ -169,6 +189,7 @@ export class UsersService {
     const emailChanged = email !== undefined && email !== current.email.toLowerCase();
     const roleChanged = input.role !== undefined && input.role !== current.role;
     const passwordChanged = input.password !== undefined;
+    if (actor.apiKey && (passwordChanged || emailChanged)) throw forbidden(API_KEY_TEXTS.noCredentials);
     if (roleChanged && (input.role === 'dev' || current.role === 'dev')) assertCan(actor, 'user.grant-dev');
     if (!can(actor, 'user.credentials', { userId: id, role: current.role })) {
       const touched = [passwordChanged && 'password', emailChanged && 'email', roleChanged && 'role'].filter(Boolean);
@@ -218,7 +239,10 @@ export class UsersService {
     }
     const endTokens = passwordChanged || emailChanged || (roleChanged && patch.role !== undefined);
     let tokenVersion: number | null = null;
-    if (Object.keys(patch).length) tokenVersion = await this.repo.update(id, patch, endTokens);
+    let keysRevoked: number | undefined;
+    if (passwordChanged) {
+      ({ tokenVersion, keysRevoked } = await this.repo.endSessions(id, patch));
+    } else if (Object.keys(patch).length) tokenVersion = await this.repo.update(id, patch, endTokens);
     if (endTokens && tokenVersion !== null) await this.tokensEnded(id, tokenVersion);
     const user = await this.repo.findDto(id);
     if (!user) throw notFound('User not found');
@@ -226,13 +250,23 @@ export class UsersService {
       endTokens && self && signFor && tokenVersion !== null
         ? signFor({ id, role: user.role, tokenVersion })
         : undefined;
-    return { user, msg: 'User updated', ...(token ? { token } : {}) };
+    return {
+      user,
+      msg: withRevoked('User updated', keysRevoked),
+      ...(token ? { token } : {}),
+      ...(keysRevoked === undefined ? {} : { api_keys_revoked: keysRevoked }),
+    };
   }
 
-  /** "Log out everywhere": every token of the user stops working, this browser's too. */
-  async logoutEverywhere(actor: Actor): Promise<{ msg: string }> {
-    await this.tokensEnded(actor.id, await this.repo.bumpTokenVersion(actor.id));
-    return { msg: 'Signed out on every device.' };
+  /**
+   * "Log out everywhere": every token of the user stops working, this browser's too, and every API
+   * key of the user is revoked. A session only (the route refuses a key).
+   */
+  async logoutEverywhere(actor: Actor): Promise<{ msg: string; api_keys_revoked: number }> {
+    if (actor.apiKey) throw forbidden(API_KEY_TEXTS.noSignOutEverywhere);
+    const { tokenVersion, keysRevoked } = await this.repo.endSessions(actor.id);
+    await this.tokensEnded(actor.id, tokenVersion);
+    return { msg: withRevoked('Signed out on every device.', keysRevoked), api_keys_revoked: keysRevoked };
   }
 
   /**

@@ -13,11 +13,12 @@ import { Card } from '../../components/page-breadcrumb';
 import { SaveButton } from '../../components/save-button';
 import { useRowDelete } from '../../lib/use-row-delete';
 import { useSubmit } from '../../lib/use-submit';
+import { useAuth } from '../auth/auth-context';
 import { apiKeysApi } from './api';
 import { API_KEY_UI, type ApiKeyForm, type ApiKeyRow, apiKeyRow, createKeyBody, withCreated } from './api-keys';
 
 const T = API_KEY_UI;
-const EMPTY_FORM: ApiKeyForm = { name: '', readOnly: false };
+const EMPTY_FORM: ApiKeyForm = { name: '', readOnly: false, currentPassword: '' };
 
 /** The key just made, shown this once until dismissed or replaced by the next one. */
 function NewKeyBox({ created, onDismiss }: { created: CreatedApiKey; onDismiss(): void }) {
@@ -64,8 +65,13 @@ function NewKeyBox({ created, onDismiss }: { created: CreatedApiKey; onDismiss()
   );
 }
 
-/** The profile's API Key section: make a key (shown once), list the live ones, revoke one. */
+/**
+ * The profile's API Key section: make a key (with the password; shown once), list the live ones,
+ * revoke one. The list is read again when this browser's token changes: a password change in the
+ * edit modal has revoked every key.
+ */
 export function ApiKeysCard() {
+  const { token } = useAuth();
   const [keys, setKeys] = useState<ApiKeyDto[]>([]);
   const [loading, setLoading] = useState(true);
   const [listError, setListError] = useState<string | null>(null);
@@ -78,6 +84,7 @@ export function ApiKeysCard() {
     setCreated((c) => (c?.id === id ? null : c));
   });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new token (a password change) means the keys were revoked
   useEffect(() => {
     let live = true;
     apiKeysApi
@@ -88,7 +95,7 @@ export function ApiKeysCard() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [token]);
 
   const create = (e: FormEvent) => {
     e.preventDefault();
@@ -150,7 +157,9 @@ export function ApiKeysCard() {
         </h4>
         {!loading && !listError && <Badge>{T.count(keys.length)}</Badge>}
       </div>
-      <p className="mb-5 text-sm text-gray-500 dark:text-gray-400">{T.intro}</p>
+      <p className="mb-5 text-sm text-gray-500 dark:text-gray-400">
+        {T.intro} {T.revokedWhen}
+      </p>
       <div className="space-y-5">
         <form onSubmit={create} noValidate className="space-y-4" data-testid="api-key-form">
           {submit.error && <Alert tone="error">{submit.error}</Alert>}
@@ -167,6 +176,20 @@ export function ApiKeysCard() {
                 submit.clearError('name');
               }}
               error={submit.errors.name}
+            />
+            <FormField
+              label={T.currentPassword}
+              name="current_password"
+              type="password"
+              autoComplete="current-password"
+              className="sm:flex-1"
+              placeholder={T.currentPasswordPlaceholder}
+              value={form.currentPassword}
+              onChange={(e) => {
+                setForm((f) => ({ ...f, currentPassword: e.target.value }));
+                submit.clearError('current_password');
+              }}
+              error={submit.errors.current_password}
             />
             <div className="sm:pt-[34px]">
               <CheckboxField

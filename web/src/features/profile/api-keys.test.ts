@@ -1,4 +1,4 @@
-import type { ApiKeyDto, CreatedApiKey } from '@wa/shared';
+import { API_KEY_TEXTS, type ApiKeyDto, type CreatedApiKey } from '@wa/shared';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_UI, apiKeyRow, createKeyBody, formatWhen, withCreated } from './api-keys';
 
@@ -12,27 +12,36 @@ const dto: ApiKeyDto = {
 };
 
 describe('createKeyBody', () => {
-  it('trims the name and always sends read_only', () => {
-    expect(createKeyBody({ name: '  CRM  ', readOnly: false })).toEqual({
+  const pw = 'rahasia123';
+
+  it('trims the name, always sends read_only, and sends the password as typed', () => {
+    expect(createKeyBody({ name: '  CRM  ', readOnly: false, currentPassword: ` ${pw}` })).toEqual({
       ok: true,
-      body: { name: 'CRM', read_only: false },
+      body: { name: 'CRM', read_only: false, current_password: ` ${pw}` },
     });
-    expect(createKeyBody({ name: 'Laporan', readOnly: true })).toEqual({
+    expect(createKeyBody({ name: 'Laporan', readOnly: true, currentPassword: pw })).toEqual({
       ok: true,
-      body: { name: 'Laporan', read_only: true },
+      body: { name: 'Laporan', read_only: true, current_password: pw },
     });
   });
 
   it('asks for a name (blank counts as none) of at most 60 characters', () => {
-    expect(createKeyBody({ name: '   ', readOnly: false })).toEqual({
+    expect(createKeyBody({ name: '   ', readOnly: false, currentPassword: pw })).toEqual({
       ok: false,
       errors: { name: 'Name is required.' },
     });
-    expect(createKeyBody({ name: 'x'.repeat(61), readOnly: false })).toEqual({
+    expect(createKeyBody({ name: 'x'.repeat(61), readOnly: false, currentPassword: pw })).toEqual({
       ok: false,
       errors: { name: 'Name must be at most 60 characters.' },
     });
-    expect(createKeyBody({ name: 'x'.repeat(60), readOnly: false }).ok).toBe(true);
+    expect(createKeyBody({ name: 'x'.repeat(60), readOnly: false, currentPassword: pw }).ok).toBe(true);
+  });
+
+  it('asks for the current password (issue 24)', () => {
+    expect(createKeyBody({ name: 'CRM', readOnly: false, currentPassword: '' })).toEqual({
+      ok: false,
+      errors: { current_password: API_KEY_TEXTS.passwordRequired },
+    });
   });
 });
 

@@ -9,8 +9,12 @@ export const API_KEY_UI = {
   title: 'API Key',
   intro:
     'Aplikasi lain dapat memakai API key sebagai pengganti login: kirim di header X-API-Key. Key bertindak sebagai Anda.',
+  /** issue 24: what ends every key, said where keys are made */
+  revokedWhen: 'Mengubah password atau "Sign out everywhere" mencabut semua API key Anda.',
   name: 'Nama',
   namePlaceholder: 'mis. Integrasi CRM',
+  currentPassword: 'Password Saat Ini',
+  currentPasswordPlaceholder: 'Wajib untuk membuat key',
   readOnly: 'Hanya baca (read-only)',
   create: 'Buat API Key',
   creating: 'Membuat...',
@@ -34,24 +38,40 @@ export const API_KEY_UI = {
   confirm: 'Ya, Cabut.',
   cancel: 'Batal',
   fetchFallback: 'Error fetching API keys',
+  /** under the profile modal's password field, and after a change that revoked keys */
+  passwordChangeRevokes: 'Mengubah password juga mencabut semua API key Anda.',
+  revokedCount: (n: number) => `${n} API key dicabut.`,
 } as const;
 
 /** The create form as typed. */
 export interface ApiKeyForm {
   name: string;
   readOnly: boolean;
+  /** the user's password: a key outlives the session, so the session alone makes none */
+  currentPassword: string;
 }
 
 /**
  * The create form checked with the shared schema: the body to POST (name trimmed, read_only always
- * sent), or the message under each field.
+ * sent, the password as typed), or the message under each field.
  */
 export function createKeyBody(
   form: ApiKeyForm,
 ): { ok: true; body: CreateApiKeyInput } | { ok: false; errors: Record<string, string> } {
-  const parsed = createApiKeyBody.safeParse({ name: form.name, read_only: form.readOnly });
+  const parsed = createApiKeyBody.safeParse({
+    name: form.name,
+    read_only: form.readOnly,
+    current_password: form.currentPassword,
+  });
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
-  return { ok: true, body: { name: parsed.data.name, read_only: parsed.data.read_only ?? false } };
+  return {
+    ok: true,
+    body: {
+      name: parsed.data.name,
+      read_only: parsed.data.read_only ?? false,
+      current_password: parsed.data.current_password,
+    },
+  };
 }
 
 /** A date of the table: day and time in the browser's zone, '-' when it cannot be read. */

@@ -6,6 +6,7 @@ import { Button } from '../../components/button';
 import { FormField, inputClass } from '../../components/form-field';
 import { Modal } from '../../components/modal';
 import { useAuth } from '../auth/auth-context';
+import { API_KEY_UI } from './api-keys';
 
 // the own-profile fields, and the current password a password or e-mail change asks for
 const FIELDS = [...PROFILE_FIELDS, 'current_password'] as const;
@@ -77,7 +78,8 @@ export function ProfileEditModal({ open, onClose }: { open: boolean; onClose(): 
       const res = await usersApi.update(user.id, body);
       setUser(res.user, res.token);
       setForm((s) => ({ ...s, password: '', current_password: '' }));
-      setMessage({ ok: true, text: 'Profil berhasil disimpan.' });
+      const revoked = res.api_keys_revoked ? ` ${API_KEY_UI.revokedCount(res.api_keys_revoked)}` : '';
+      setMessage({ ok: true, text: `Profil berhasil disimpan.${revoked}` });
     } catch (err) {
       const apiErr = err instanceof ApiCallError ? err : null;
       setErrors(apiErr?.errors ?? {});
@@ -125,6 +127,7 @@ export function ProfileEditModal({ open, onClose }: { open: boolean; onClose(): 
             value={form.password}
             onChange={(e) => edit('password', e.target.value)}
             error={errors.password}
+            hint={API_KEY_UI.passwordChangeRevokes}
           />
           <FormField
             label="Password Saat Ini"
