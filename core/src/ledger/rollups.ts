@@ -9,8 +9,8 @@ import { HOURLY_KEEP_DAYS, hourOf, today } from './daily';
  * - account_hourly: each account's hour, written by the account's holder in the statement that
  *   writes its day row (the engine's outcome, revision and receipt statements), so accounts never
  *   wait on each other. A member's chart reads their accounts' hours of the week.
- * - ledger_days, ledger_hours, ledger_totals: everybody's days and hours and each user's running
- *   totals, folded by one engine at a time (`foldLedger`, every LEDGER_FOLD_MS) from the day and
+ * - ledger_days, ledger_hours, ledger_totals: everybody's days, each user's and everybody's hours
+ *   (user 0) and running totals, folded by one engine at a time (`foldLedger`, every LEDGER_FOLD_MS) from the day and
  *   hour rows of the periods it has closed: days up to `cold_through` (two days ago) and hours up to
  *   `hours_through` (three hours ago). A read adds the later days or hours from the rows themselves
  *   (`coldDay`, `coldHour`), so a figure is exact up to the last fold's view of closed periods, and
@@ -88,14 +88,16 @@ export async function foldLedger(db: Db, timeZone: string): Promise<boolean> {
     await tx.execute(sql`delete from account_hourly where hour < ${keepFrom}`);
     await tx.execute(sql`
       with n as (
-        select h.hour, sum(h.sent) as sent, sum(h.delivered) as delivered, sum(h.failed) as failed
-        from account_hourly h where h.hour <= ${hoursThrough} group by h.hour
+        select coalesce(h.user_id, 0) as user_id, h.hour, sum(h.sent) as sent, sum(h.delivered) as delivered,
+               sum(h.failed) as failed
+        from account_hourly h where h.hour <= ${hoursThrough} group by grouping sets ((h.user_id, h.hour), (h.hour))
       ), gone as (
-        delete from ledger_hours l where not exists (select 1 from n where n.hour = l.hour)
+        delete from ledger_hours l where not exists (select 1 from n where n.user_id = l.user_id and n.hour = l.hour)
       )
-      insert into ledger_hours as l (hour, sent, delivered, failed)
+      insert into ledger_hours as l (user_id, hour, sent, delivered, failed)
       select * from n
-      on conflict (hour) do update set sent = excluded.sent, delivered = excluded.delivered, failed = excluded.failed
+      on conflict (user_id, hour) do update set sent = excluded.sent, delivered = excluded.delivered,
+        failed = excluded.failed
       where (l.sent, l.delivered, l.failed) is distinct from (excluded.sent, excluded.delivered, excluded.failed)`);
     await tx.execute(sql`
       insert into ledger_folds (name, cold_through, hours_through, folded_at)
@@ -175,8 +177,9 @@ export async function foldDifferences(db: Db): Promise<string[]> {
                  sum(d.referral_income)::bigint as referral_income
           from account_daily d, f where d.day <= f.cold group by d.day
         ), h as (
-          select h.hour, sum(h.sent)::bigint as sent, sum(h.delivered)::bigint as delivered, sum(h.failed)::bigint as failed
-          from account_hourly h, f where h.hour <= f.hours group by h.hour
+          select coalesce(h.user_id, 0) as user_id, h.hour, sum(h.sent)::bigint as sent,
+                 sum(h.delivered)::bigint as delivered, sum(h.failed)::bigint as failed
+          from account_hourly h, f where h.hour <= f.hours group by grouping sets ((h.user_id, h.hour), (h.hour))
         ), u as (
           select x.user_id, sum(x.sent)::bigint as sent, sum(x.failed)::bigint as failed, sum(x.income)::bigint as income,
                  sum(x.referral_income)::bigint as referral_income
@@ -194,8 +197,8 @@ export async function foldDifferences(db: Db): Promise<string[]> {
         where (d.accounts, d.sent, d.delivered, d.read, d.failed, d.unknown, d.optout, d.income, d.referral_income)
           is distinct from (l.accounts, l.sent, l.delivered, l.read, l.failed, l.unknown, l.optout, l.income, l.referral_income)
         union all
-        select 'hour ' || coalesce(h.hour, l.hour)::text
-        from h full join ledger_hours l on l.hour = h.hour
+        select 'hour ' || coalesce(h.hour, l.hour)::text || ' of user ' || coalesce(h.user_id, l.user_id)::text
+        from h full join ledger_hours l on l.hour = h.hour and l.user_id = h.user_id
         where (h.sent, h.delivered, h.failed) is distinct from (l.sent, l.delivered, l.failed)
         union all
         select 'user ' || coalesce(u.user_id, t.user_id)::text

@@ -29,10 +29,12 @@ CREATE TABLE "ledger_folds" (
 );
 --> statement-breakpoint
 CREATE TABLE "ledger_hours" (
-	"hour" timestamp with time zone PRIMARY KEY NOT NULL,
+	"user_id" integer NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
 	"sent" bigint DEFAULT 0 NOT NULL,
 	"delivered" bigint DEFAULT 0 NOT NULL,
-	"failed" bigint DEFAULT 0 NOT NULL
+	"failed" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "ledger_hours_user_id_hour_pk" PRIMARY KEY("user_id","hour")
 );
 --> statement-breakpoint
 CREATE TABLE "ledger_totals" (
@@ -46,6 +48,8 @@ CREATE TABLE "ledger_totals" (
 ALTER TABLE "account_hourly" ADD CONSTRAINT "account_hourly_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "account_hourly_user_hour_idx" ON "account_hourly" USING btree ("user_id","hour");--> statement-breakpoint
 CREATE INDEX "account_hourly_hour_idx" ON "account_hourly" USING btree ("hour");--> statement-breakpoint
+CREATE INDEX "message_logs_target_idx" ON "message_logs" USING btree ("target" text_pattern_ops);
+--> statement-breakpoint
 -- the hours of the last 8 days' messages (the charts' week), on Asia/Jakarta's clock as migration
 -- 0008 filed the days (the default APP_TIMEZONE); logs of a deleted account are kept under -user_id.
 -- The folded tables start empty: until the engine's first fold, every read takes the day rows.
@@ -56,4 +60,5 @@ INSERT INTO "account_hourly" ("whatsapp_id", "hour", "user_id", "sent", "deliver
     count(*) FILTER (WHERE m."status" = 'failed')
   FROM "message_logs" m
   WHERE m."created_at" >= now() - interval '8 days' AND m."status" <> 'pending'
-  GROUP BY 1, 2;
+  GROUP BY 1, 2
+  ORDER BY 2, 1;

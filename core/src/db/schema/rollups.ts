@@ -53,13 +53,21 @@ export const ledgerDays = pgTable('ledger_days', {
   referralIncome: bigint('referral_income', { mode: 'number' }).notNull().default(0),
 });
 
-/** Everybody's hour, folded from account_hourly for the hours the fold has closed (up to `ledger_folds.hours_through`). */
-export const ledgerHours = pgTable('ledger_hours', {
-  hour: timestamp('hour', { withTimezone: true }).primaryKey(),
-  sent: bigint('sent', { mode: 'number' }).notNull().default(0),
-  delivered: bigint('delivered', { mode: 'number' }).notNull().default(0),
-  failed: bigint('failed', { mode: 'number' }).notNull().default(0),
-});
+/**
+ * A user's hour (their accounts' hour rows summed; user 0 is everybody), folded from account_hourly
+ * for the hours the fold has closed (up to `ledger_folds.hours_through`) within the kept week.
+ */
+export const ledgerHours = pgTable(
+  'ledger_hours',
+  {
+    userId: integer('user_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    sent: bigint('sent', { mode: 'number' }).notNull().default(0),
+    delivered: bigint('delivered', { mode: 'number' }).notNull().default(0),
+    failed: bigint('failed', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hour] })],
+);
 
 /**
  * A user's running totals over the closed days (up to `ledger_folds.cold_through`): their accounts'

@@ -168,6 +168,8 @@ export class MessageLogRepo {
     offset: number,
     timeZone: string,
     days: Array<{ day: string; n: number }> | null,
+    /** a search that matches at most LOG_COUNT_CAP logs: they are found by the target's index and sorted */
+    fewMatches = false,
   ): Promise<MessageLogItem[]> {
     // nothing writes a 'pending' log (the engine logs a message with its outcome; migration 0020
     // settled the old ones): the filter is kept for the clients that name it, without reading the log
@@ -196,14 +198,23 @@ export class MessageLogRepo {
       }
     }
     const order = reverse ? sql`m.created_at, m.id` : sql`m.created_at desc, m.id desc`;
+    // a narrow search: its few matches come from the target's index (message_logs_target_idx) and are
+    // sorted, rather than walking the time index until enough of them turn up (targets are sent in
+    // order, so a number's messages can lie far back); a broad one walks the time index, where its
+    // matches are dense
+    const page = fewMatches
+      ? sql`with c as materialized (
+              select m.id, m.created_at from message_logs m where ${logWhere(f)} limit ${LOG_COUNT_CAP + 1})
+            select l.* from (select c.id from c order by c.created_at desc, c.id desc limit ${limit} offset ${skip}) c
+            join message_logs l on l.id = c.id`
+      : sql`select * from message_logs m where ${logWhere(f)}${range} order by ${order} limit ${limit} offset ${skip}`;
     const list = await rows<LogRow>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
                  m.target, m.template_id, m.campaign_id, m.variant_id, left(t.text_wa, 60) as template_text,
                  m.wa_message_id, m.status, m.fee,
                  m.fee_due, m.error, m.created_at, m.sent_at, m.delivered_at, m.read_at
-          from (select * from message_logs m where ${logWhere(f)}${range}
-                order by ${order} limit ${limit} offset ${skip}) m
+          from (${page}) m
           join users u on u.id = m.user_id
           left join whatsapp_accounts w on w.id = m.whatsapp_id
           left join message_templates t on t.id = m.template_id

@@ -53,8 +53,9 @@ export class MessageLogService {
     const userId = canForAnyone(actor, 'report.read') ? q.user_id : actor.id;
     const f = { userId, whatsappId: q.whatsapp_id, status: q.status, search: q.search };
     const days = await this.repo.logDays(f);
-    const { total } = await this.repo.logCount(f, days);
-    const data = await this.repo.logPage(f, LOG_PAGE_SIZE, (q.page - 1) * LOG_PAGE_SIZE, this.timeZone, days);
+    const { total, capped } = await this.repo.logCount(f, days);
+    const few = f.search !== undefined && f.search !== '' && !capped;
+    const data = await this.repo.logPage(f, LOG_PAGE_SIZE, (q.page - 1) * LOG_PAGE_SIZE, this.timeZone, days, few);
     return {
       data,
       meta: { page: q.page, totalPages: Math.max(1, Math.ceil(total / LOG_PAGE_SIZE)), total, pageSize: LOG_PAGE_SIZE },

@@ -130,8 +130,8 @@ export class ReportRepo {
 
   /**
    * What the dashboards draw, for one member or everybody, from the rollups (never the message
-   * log): a member's hours from their accounts' hour rows, everybody's from the folded hours and
-   * the open hours' rows; the accounts' week and the income's month from the day rows (everybody's
+   * log): the hours from the folded hours (the member's, or everybody's: user 0) and the open hours'
+   * rows; the accounts' week and the income's month from the day rows (everybody's
    * income from the folded days and the open days' rows).
    */
   async charts(userId: number | null): Promise<ChartsResponse> {
@@ -140,15 +140,13 @@ export class ReportRepo {
     const since = sql`${hourOf(sql`now() - interval '7 days'`, this.timeZone)}`;
     const hourly = await rows<{ hour: string; sent: Int8; delivered: Int8; failed: Int8 }>(
       this.db,
-      userId === null
-        ? sql`select x.hour, sum(x.sent) as sent, sum(x.delivered) as delivered, sum(x.failed) as failed from (
-                select l.hour, l.sent, l.delivered, l.failed from ledger_hours l where l.hour >= ${since} and l.hour <= ${coldHour}
-                union all
-                select h.hour, h.sent, h.delivered, h.failed from account_hourly h where h.hour >= ${since} and h.hour > ${coldHour}
-              ) x group by x.hour having sum(x.sent) + sum(x.failed) > 0 order by x.hour`
-        : sql`select h.hour, sum(h.sent) as sent, sum(h.delivered) as delivered, sum(h.failed) as failed
-              from account_hourly h where h.user_id = ${userId} and h.hour >= ${since}
-              group by h.hour having sum(h.sent) + sum(h.failed) > 0 order by h.hour`,
+      sql`select x.hour, sum(x.sent) as sent, sum(x.delivered) as delivered, sum(x.failed) as failed from (
+            select l.hour, l.sent, l.delivered, l.failed from ledger_hours l
+            where l.user_id = ${userId ?? 0} and l.hour >= ${since} and l.hour <= ${coldHour}
+            union all
+            select h.hour, h.sent, h.delivered, h.failed from account_hourly h
+            where ${mine(sql`h.user_id`)} and h.hour >= ${since} and h.hour > ${coldHour}
+          ) x group by x.hour having sum(x.sent) + sum(x.failed) > 0 order by x.hour`,
     );
     const accounts = await rows<
       Pick<RawRow<typeof accountDaily>, 'whatsapp_id'> & AccountNumber & { sent: Int8; delivered: Int8 }
