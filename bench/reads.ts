@@ -448,7 +448,10 @@ async function main() {
     50,
     `${logs}?page=1&user_id=${heavy.id}&status=failed`,
   );
-  await get(`${logs} search=6281200001 page 1`, 'admin', 50, `${logs}?page=1&search=6281200001`);
+  // a number's start: 12 digits (one number), 10 (100 numbers), 9 (1,000: 1% of the log, sent long ago), 5 (all)
+  for (const search of ['628120000123', '6281200001', '628120000', '62812']) {
+    await get(`${logs} search=${search} page 1`, 'admin', 50, `${logs}?page=1&search=${search}`);
+  }
   await get(`${logs} whatsapp_id (median's account) page 1`, 'admin', 50, `${logs}?page=1&whatsapp_id=${acct.id}`);
   await get(`${logs} whatsapp_id (heavy's account) page 1`, 'admin', 50, `${logs}?page=1&whatsapp_id=${heavyAcct.id}`);
   await get(`${logs} (own) page 1`, 'median', 50, `${logs}?page=1`);

@@ -48,7 +48,7 @@ CREATE TABLE "ledger_totals" (
 ALTER TABLE "account_hourly" ADD CONSTRAINT "account_hourly_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "account_hourly_user_hour_idx" ON "account_hourly" USING btree ("user_id","hour");--> statement-breakpoint
 CREATE INDEX "account_hourly_hour_idx" ON "account_hourly" USING btree ("hour");--> statement-breakpoint
-CREATE INDEX "message_logs_target_idx" ON "message_logs" USING btree ("target" text_pattern_ops);
+CREATE INDEX "message_logs_target_idx" ON "message_logs" USING btree ("target" text_pattern_ops,"created_at","id");
 --> statement-breakpoint
 -- the hours of the last 8 days' messages (the charts' week), on Asia/Jakarta's clock as migration
 -- 0008 filed the days (the default APP_TIMEZONE); logs of a deleted account are kept under -user_id.

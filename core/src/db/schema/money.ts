@@ -74,8 +74,9 @@ export const messageLogs = pgTable(
     index('message_logs_due_idx').on(t.createdAt).where(sql`${t.feeDue} > 0 or ${t.referralFeeDue} > 0`),
     // a campaign's report and replies (pool messages are not in it)
     index('message_logs_campaign_idx').on(t.campaignId, t.createdAt).where(sql`${t.campaignId} is not null`),
-    // the log's search by the start of the target number (LIKE 'prefix%'; a target is never updated)
-    index('message_logs_target_idx').on(t.target.op('text_pattern_ops')),
+    // the log's search by the start of the target number (LIKE 'prefix%'), newest first, read from the
+    // index alone (a target, its time and id are never updated, so receipts stay HOT)
+    index('message_logs_target_idx').on(t.target.op('text_pattern_ops'), t.createdAt, t.id),
   ],
 );
 

@@ -57,8 +57,11 @@ export interface LogFilter {
 /** From this offset on, a page seeks its day through the day rows rather than walk the index. */
 const SEEK_FROM = 1000;
 
-/** A search or 'pending' is counted on the log itself, up to this many (the page count says at least). */
+/** A search is counted on the log itself, up to this many (the page count says at least). */
 export const LOG_COUNT_CAP = 10_000;
+
+/** A search with more matches than LOG_COUNT_CAP looks for its page among this many of the newest logs first. */
+const SEARCH_WALK = 20_000;
 
 /** How many logs of each status the day rows hold (pending ones are not on them). */
 const LEDGER_COUNT: Record<Exclude<MessageLogStatus, 'pending'> | 'all', SQL> = {
@@ -71,7 +74,8 @@ const LEDGER_COUNT: Record<Exclude<MessageLogStatus, 'pending'> | 'all', SQL> = 
 };
 
 function logWhere(f: LogFilter): SQL {
-  const parts = [f.status ? sql`m.status = ${f.status}` : sql`m.status <> 'pending'`];
+  // no log is pending (migration 0020), so without a status every log is listed
+  const parts = [f.status ? sql`m.status = ${f.status}` : sql`true`];
   if (f.userId !== undefined) parts.push(sql`m.user_id = ${f.userId}`);
   if (f.whatsappId !== undefined) parts.push(sql`m.whatsapp_id = ${f.whatsappId}`);
   if (f.search) parts.push(sql`m.target like ${`${f.search.replace(/^\+/, '')}%`}`);
@@ -198,16 +202,31 @@ export class MessageLogRepo {
       }
     }
     const order = reverse ? sql`m.created_at, m.id` : sql`m.created_at desc, m.id desc`;
-    // a narrow search: its few matches come from the target's index (message_logs_target_idx) and are
-    // sorted, rather than walking the time index until enough of them turn up (targets are sent in
-    // order, so a number's messages can lie far back); a broad one walks the time index, where its
-    // matches are dense
-    const page = fewMatches
-      ? sql`with c as materialized (
-              select m.id, m.created_at from message_logs m where ${logWhere(f)} limit ${LOG_COUNT_CAP + 1})
-            select l.* from (select c.id from c order by c.created_at desc, c.id desc limit ${limit} offset ${skip}) c
-            join message_logs l on l.id = c.id`
-      : sql`select * from message_logs m where ${logWhere(f)}${range} order by ${order} limit ${limit} offset ${skip}`;
+    if (!f.search) {
+      return this.fetchPage(
+        sql`select * from message_logs m where ${logWhere(f)}${range} order by ${order} limit ${limit} offset ${skip}`,
+      );
+    }
+    // A search by the target's start. Its matches, found by the target's index
+    // (message_logs_target_idx: target, created_at, id, read without the table) and sorted: at once
+    // when they are few (the count said at most LOG_COUNT_CAP); when many, first among the newest
+    // SEARCH_WALK logs, where a broad prefix's matches are dense, and only if they are not there
+    // (targets are sent in order, so a prefix's messages can all lie far back) from the index.
+    // (`created_at + interval '0'` orders by the time without letting the time's index serve the order)
+    const byTarget = sql`select l.* from (
+            select m.id from message_logs m where ${logWhere(f)}
+            order by m.created_at + interval '0 s' desc, m.id desc limit ${limit} offset ${offset}) c
+          join message_logs l on l.id = c.id`;
+    if (fewMatches) return this.fetchPage(byTarget);
+    const newest = await this.fetchPage(
+      sql`select * from (select * from message_logs m order by m.created_at desc, m.id desc limit ${SEARCH_WALK}) m
+          where ${logWhere(f)} order by m.created_at desc, m.id desc limit ${limit} offset ${offset}`,
+    );
+    return newest.length === limit ? newest : this.fetchPage(byTarget);
+  }
+
+  /** The rows of a page of logs (SQL selecting message_logs rows), with their member, account and template. */
+  private async fetchPage(page: SQL): Promise<MessageLogItem[]> {
     const list = await rows<LogRow>(
       this.db,
       sql`select m.id, m.user_id, trim(u.firstname || ' ' || u.lastname) as name, m.whatsapp_id, w.phonenumber,
