@@ -62,3 +62,16 @@ INSERT INTO "account_hourly" ("whatsapp_id", "hour", "user_id", "sent", "deliver
   WHERE m."created_at" >= now() - interval '8 days' AND m."status" <> 'pending'
   GROUP BY 1, 2
   ORDER BY 2, 1;
+--> statement-breakpoint
+-- How far the fold has gone, as STABLE functions rather than subqueries: the planner evaluates a
+-- stable function when it estimates a condition, so `day > ledger_cold_day()` is planned as the
+-- two open days it is (an index scan), not as a third of every day row (a scan of them all).
+CREATE FUNCTION ledger_cold_day() RETURNS date LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN coalesce((SELECT cold_through FROM ledger_folds WHERE name = 'ledger'), '-infinity'::date);
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION ledger_cold_hour() RETURNS timestamptz LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN coalesce((SELECT hours_through FROM ledger_folds WHERE name = 'ledger'), '-infinity'::timestamptz);
+END $$;
