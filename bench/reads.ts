@@ -157,13 +157,13 @@ async function loadData(c: pg.Client): Promise<void> {
                                   else $6::int + 1 + ((hashint4(g)::bigint + 2147483648) % ($7::int - $6::int))::int end
                  as acct,
                (hashint4(g + 1000000007)::bigint + 2147483648) % 1000 as h
-             from generate_series($9::int, $10::int) g
+             from generate_series($8::int, $9::int) g
            ) h
          ) s
        ) x
        join whatsapp_accounts w on w.id = x.acct
        join users u on u.id = w.user_id`,
-      [tp[0].id, PHONES, t0, step, wbase, HEAVY_ACCOUNTS, ACCOUNTS, LOGS, from, to],
+      [tp[0].id, PHONES, t0, step, wbase, HEAVY_ACCOUNTS, ACCOUNTS, from, to],
     );
   }
   await c.query(`set session_replication_role = origin`);
