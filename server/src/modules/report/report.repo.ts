@@ -112,7 +112,7 @@ export class ReportRepo {
                  trim(u.firstname || ' ' || u.lastname) as name,
                  d.sent, d.delivered, d.read, d.failed, d.optout, d.income
           from (select d.whatsapp_id, d.day from account_daily d where ${where(f)}${from}
-                order by d.day desc, d.whatsapp_id limit ${limit} offset ${skip}) k
+                order by d.day desc nulls last, d.whatsapp_id limit ${limit} offset ${skip}) k
           join account_daily d on d.whatsapp_id = k.whatsapp_id and d.day = k.day
           join users u on u.id = d.user_id
           left join whatsapp_accounts w on w.id = d.whatsapp_id
