@@ -32,9 +32,12 @@ export function buildWebIfStale({ quiet = false } = {}) {
   if (!quiet) console.log('Building the dashboard (web/)…');
   // vite is web/'s dependency: npm may install it under web/node_modules or hoist it to the root
   const vitePkg = createRequire(path.join(root, 'web/package.json')).resolve('vite/package.json');
+  // always the production build: run from the tests (NODE_ENV=test) it bundled React's development
+  // build, 200 KB more on every screen (tests/e2e/page-weight.e2e.test.ts measures what users load)
   execFileSync(process.execPath, [path.join(path.dirname(vitePkg), 'bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: path.join(root, 'web'),
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   return true;
 }

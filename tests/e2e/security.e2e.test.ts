@@ -93,10 +93,10 @@ describe('sessions', () => {
     await a.page.goto(`${server.url}/profile?edit=true`);
     const form = a.page.getByTestId('profile-edit-form');
     await form.waitFor();
-    await a.page.fill('input[name=password]', 'brand-new-pass');
+    await form.locator('input[name=password]').fill('brand-new-pass');
     await a.page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => form.getByText('Password saat ini', { exact: false }).first().count()).toBeGreaterThan(0);
-    await a.page.fill('input[name=current_password]', user.password);
+    await form.locator('input[name=current_password]').fill(user.password);
     await a.page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => a.page.getByText('Profil berhasil disimpan.').count()).toBe(1);
     await a.page.goto(`${server.url}/dashboard`);
@@ -134,8 +134,8 @@ describe('sessions with the live socket open', () => {
     await a.page.goto(`${live.url}/profile?edit=true`);
     const form = a.page.getByTestId('profile-edit-form');
     await form.waitFor();
-    await a.page.fill('input[name=password]', 'brand-new-pass');
-    await a.page.fill('input[name=current_password]', user.password);
+    await form.locator('input[name=password]').fill('brand-new-pass');
+    await form.locator('input[name=current_password]').fill(user.password);
     await a.page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => a.page.getByText('Profil berhasil disimpan.').count()).toBe(1);
     // B's socket is closed by the hub and B ends on the sign-in page by itself

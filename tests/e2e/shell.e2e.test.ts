@@ -43,6 +43,8 @@ describe('the signed-in shell', () => {
   it('shows the not-found page for any undefined path, with a way home', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/this/does/not/exist`);
+    // the screen is loaded when first shown (issue 23): wait for it
+    await page.getByText('ERROR', { exact: true }).waitFor();
     expect(await page.getByText('ERROR', { exact: true }).count()).toBe(1);
     expect(await page.getByText("We can't seem to find the page you are looking for!").count()).toBe(1);
     await page.getByRole('link', { name: 'Back to Home Page' }).click();
@@ -141,9 +143,11 @@ describe('the signed-in shell', () => {
     const { context, page } = await newPage(browser);
     await signInAs(context, server, user);
     await page.goto(`${server.url}/profile?edit=true`);
-    await page.getByTestId('profile-edit-form').waitFor();
-    await page.fill('input[name=email]', admin.email);
-    await page.fill('input[name=current_password]', user.password);
+    const form = page.getByTestId('profile-edit-form');
+    await form.waitFor();
+    // the modal's own fields (the API key card behind it asks for the current password too)
+    await form.locator('input[name=email]').fill(admin.email);
+    await form.locator('input[name=current_password]').fill(user.password);
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => page.getByText('Error: Email is already registered.').count()).toBe(1);
     await context.close();
