@@ -51,6 +51,14 @@ import { type Db, openDatabase } from '../core/src/db/client';
 import { foldLedger } from '../core/src/ledger/rollups';
 import { signToken } from '../server/src/auth/tokens';
 import { allowBlastingAnyTime } from '../tests/support/db';
+import {
+  CHART_EVENTS,
+  CHARTS_REFRESH_MS,
+  LIVE_REFRESH_MS,
+  MOVING_EVENTS,
+  STEP_EVENTS,
+  STEP_REFRESH_MS,
+} from '../web/src/features/dashboard/refetch-rules';
 import { cpuBetween, cpuSnapshot, percentile, ROOT, startServer } from './support';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -77,23 +85,6 @@ const SPLIT_COUNTERS = process.env.BENCH_COUNTERS === 'split';
 const YARDSTICK = '/api/health (yardstick)';
 
 // ---- the screens (keep in step with web/src/features/dashboard and the withdrawal list) ------------
-
-/** use-dashboard.ts MOVING_EVENTS and LIVE_REFRESH_MS: the figures refetch 3 s after one of these. */
-const MOVING_EVENTS: ReadonlySet<LiveEvent> = new Set([
-  'count_success',
-  'count_fail',
-  'count_synced',
-  'connection.update',
-  'authenticated',
-  'suspended',
-  'reset',
-]);
-const LIVE_REFRESH_MS = 3_000;
-/** use-charts.ts CHART_EVENTS and CHARTS_REFRESH_MS */
-const CHART_EVENTS: ReadonlySet<LiveEvent> = new Set(['count_success', 'count_fail', 'count_synced']);
-const CHARTS_REFRESH_MS = 5_000;
-/** use-first-run.ts STEP_EVENTS (3 s; no more refetches once its answer says done) */
-const STEP_EVENTS: ReadonlySet<LiveEvent> = new Set(['authenticated', 'count_success']);
 
 type Kind = 'admin' | 'staff' | 'heavy' | 'blasting' | 'member';
 interface Viewer {
@@ -174,7 +165,7 @@ function screenOf(v: Viewer): Screen {
     groups: [
       { calls: figures, events: MOVING_EVENTS, delayMs: LIVE_REFRESH_MS },
       charts,
-      { calls: [get(FIRST_RUN.get)], events: STEP_EVENTS, delayMs: LIVE_REFRESH_MS, until: done },
+      { calls: [get(FIRST_RUN.get)], events: STEP_EVENTS, delayMs: STEP_REFRESH_MS, until: done },
     ],
   };
 }

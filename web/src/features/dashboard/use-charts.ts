@@ -1,13 +1,9 @@
-import type { ChartsResponse, LiveEvent, LiveMessage } from '@wa/shared';
+import type { ChartsResponse, LiveMessage } from '@wa/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import { useLiveRefresh } from '../../lib/use-live-refresh';
 import { dashboardApi } from './api';
-
-/** The live events after which a chart may have moved: sends, and receipts (count_synced). */
-const CHART_EVENTS: ReadonlySet<LiveEvent> = new Set(['count_success', 'count_fail', 'count_synced']);
-/** Charts refetch at most this often however busy the accounts are. */
-export const CHARTS_REFRESH_MS = 5_000;
+import { CHART_EVENTS, CHARTS_REFRESH_MS } from './refetch-rules';
 
 export interface Charts {
   /** null until the first answer */

@@ -1,22 +1,10 @@
-import { ALL_USERS, type LiveEvent, type LiveMessage, type UserDto } from '@wa/shared';
+import { ALL_USERS, type LiveMessage, type UserDto } from '@wa/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api/client';
 import { useLiveRefresh } from '../../lib/use-live-refresh';
 import { type CachedAnalytics, readAnalytics, writeAnalytics } from './analytics-cache';
 import { dashboardApi } from './api';
-
-/** Live events after which a figure may have moved; a burst of them costs one refresh. */
-const MOVING_EVENTS: ReadonlySet<LiveEvent> = new Set([
-  'count_success',
-  'count_fail',
-  // receipts move the income and the counts (issue 11)
-  'count_synced',
-  'connection.update',
-  'authenticated',
-  'suspended',
-  'reset',
-]);
-const LIVE_REFRESH_MS = 3_000;
+import { LIVE_REFRESH_MS, MOVING_EVENTS } from './refetch-rules';
 
 export interface Dashboard {
   /** the figures known so far: cached ones at once, then the API's */

@@ -1,11 +1,8 @@
-import type { FirstRunDto, LiveEvent, LiveMessage } from '@wa/shared';
+import type { FirstRunDto, LiveMessage } from '@wa/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useLiveRefresh } from '../../lib/use-live-refresh';
 import { dashboardApi } from './api';
-
-/** Live events after which a step may have been taken: an account saved, a blast message sent. */
-const STEP_EVENTS: ReadonlySet<LiveEvent> = new Set(['authenticated', 'count_success']);
-const LIVE_REFRESH_MS = 3_000;
+import { STEP_EVENTS, STEP_REFRESH_MS } from './refetch-rules';
 
 export interface FirstRun {
   /** the figures; undefined until the first answer, null when it failed (the checklist then hides) */
@@ -29,7 +26,7 @@ export function useFirstRun(): FirstRun {
   useEffect(() => {
     void refresh();
   }, [refresh]);
-  const onLiveRefresh = useLiveRefresh(STEP_EVENTS, LIVE_REFRESH_MS, () => void refresh());
+  const onLiveRefresh = useLiveRefresh(STEP_EVENTS, STEP_REFRESH_MS, () => void refresh());
   const onLive = useCallback(
     (message: LiveMessage) => {
       if (!data?.done) onLiveRefresh(message);
