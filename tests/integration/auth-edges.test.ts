@@ -52,6 +52,23 @@ describe('API keys and a stolen session', () => {
     expect((await readMe(u, withKey(made.body.key))).status).toBe(200);
   });
 
+  it('refuses a current password that is empty, of the wrong type, too long or holds a NUL byte, never a 500', async () => {
+    const u = await user();
+    const cases: Array<[unknown, string]> = [
+      ['', API_KEY_TEXTS.passwordRequired],
+      [12345678, API_KEY_TEXTS.passwordRequired],
+      [null, API_KEY_TEXTS.passwordRequired],
+      ['x'.repeat(1025), 'Current password is too long.'],
+      [`${u.password}\u0000`, 'must not contain a NUL character (\\0).'],
+    ];
+    for (const [current_password, msg] of cases) {
+      const res = await makeKey(u, { name: 'bad input', current_password });
+      expect(res.status, JSON.stringify(current_password).slice(0, 40)).toBe(400);
+      expect(res.body.errors).toEqual({ current_password: msg });
+    }
+    expect((await request(h.app).get('/api/admin/apikeys').set(bearer(u.token))).body.data).toEqual([]);
+  });
+
   it(`a session guessing the password for a key is stopped after ${KEY_PASSWORD_FAILS} wrong tries (429), the right one too`, async () => {
     const u = await user();
     const tries = await Promise.all(
