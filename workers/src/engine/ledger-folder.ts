@@ -1,11 +1,13 @@
 import type { Db } from '@wa/core/db/client';
 import type { DependencyMonitor } from '@wa/core/dependencies';
+import { collectPoolCounts } from '@wa/core/ledger/pool-counts';
 import { foldLedger, LEDGER_FOLD_MS } from '@wa/core/ledger/rollups';
 import type { Logger } from '@wa/core/logger';
 
 /**
  * Folds the ledger's closed days and hours into everybody's rollups and each user's running totals
- * (core/src/ledger/rollups.ts), at the start and every LEDGER_FOLD_MS. Every engine runs one; the
+ * (core/src/ledger/rollups.ts) and collects the pool's blast counts (pool-counts.ts), at the start
+ * and every LEDGER_FOLD_MS. Every engine runs one; the
  * fold's advisory lock lets one of them fold at a time. A failure (the database away) is the
  * monitor's to tell; the next tick folds again, and until then reads take more of the rows.
  */
@@ -39,7 +41,10 @@ export class LedgerFolder {
     if (this.running) return false;
     this.running = true;
     try {
-      return await foldLedger(this.deps.db, this.deps.timeZone);
+      const folded = await foldLedger(this.deps.db, this.deps.timeZone);
+      // apart from the fold's transaction: a connection whose row this takes waits only for this statement
+      await collectPoolCounts(this.deps.db);
+      return folded;
     } catch (err) {
       const dep = await this.deps.monitor?.classify(err).catch(() => null);
       if (!dep) this.deps.log.warn({ err }, 'ledger fold failed; trying again at the next tick');

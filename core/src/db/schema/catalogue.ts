@@ -127,3 +127,17 @@ export const tableStats = pgTable('table_stats', {
   rowCount: bigint('row_count', { mode: 'number' }).notNull().default(0),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * The default pool's blast counts, as the admin dashboard shows them (numbers sent to at least once,
+ * active numbers never sent to; issue 23): kept by migration 0021's triggers on phone_numbers in the
+ * statement that changes a number, one row per database connection that changed them (`pid`, its
+ * backend's process id), so no two connections ever wait on one row and the count of a million
+ * numbers is a sum of a few rows. Row 0 holds what the ledger fold collected from the others
+ * (core/src/ledger/pool-counts.ts).
+ */
+export const phonePoolCounts = pgTable('phone_pool_counts', {
+  pid: integer('pid').primaryKey(),
+  blasted: bigint('blasted', { mode: 'number' }).notNull().default(0),
+  unblasted: bigint('unblasted', { mode: 'number' }).notNull().default(0),
+});

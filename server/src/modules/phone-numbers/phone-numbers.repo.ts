@@ -1,6 +1,7 @@
 import { type Db, type RawRow, rows } from '@wa/core/db/client';
 import { PHONE_INSERT_LOCK } from '@wa/core/db/locks';
 import type { phoneNumbers, tableStats } from '@wa/core/db/schema/index';
+import { type PoolCounts, poolCounts } from '@wa/core/ledger/pool-counts';
 import type { ActiveStatus, PhoneNumberDto, PhoneStatus, ReceiverDto } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
@@ -205,14 +206,11 @@ export class PhoneNumbersRepo {
     return list.map((r) => ({ id: r.id, number: r.number, name: r.name }));
   }
 
-  /** Numbers sent to at least once, and active numbers never sent to (the blast's targets). */
-  async countBlast(): Promise<{ blasted: number; unBlasted: number }> {
-    const [r] = await rows<{ blasted: number; unblasted: number }>(
-      this.db,
-      sql`select count(*) filter (where last_sent is not null)::int as blasted,
-                 count(*) filter (where status = 'active' and last_sent is null)::int as unblasted
-          from phone_numbers where ${POOL}`,
-    );
-    return { blasted: Number(r.blasted), unBlasted: Number(r.unblasted) };
+  /**
+   * Numbers sent to at least once, and active numbers never sent to (the blast's targets): kept by
+   * triggers as numbers change (core/src/ledger/pool-counts.ts), never counted here.
+   */
+  countBlast(): Promise<PoolCounts> {
+    return poolCounts(this.db);
   }
 }
