@@ -32,6 +32,8 @@ export default defineConfig({
             'server/src/**/*.test.ts',
             'workers/src/**/*.test.ts',
             'web/src/**/*.test.{ts,tsx}',
+            // the container files (Dockerfile, docker-compose.yml), read without Docker
+            'tests/deploy/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/*.redis.test.ts', '**/node_modules/**'],
           // vitest's default is one fewer worker than cores, one on CI's two: the files wait on

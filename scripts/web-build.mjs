@@ -29,9 +29,20 @@ export function isWebStale() {
 /** Runs `vite build` in web/ when the build is stale; returns whether it built. */
 export function buildWebIfStale({ quiet = false } = {}) {
   if (!isWebStale()) return false;
-  if (!quiet) console.log('Building the dashboard (web/)…');
   // vite is web/'s dependency: npm may install it under web/node_modules or hoist it to the root
-  const vitePkg = createRequire(path.join(root, 'web/package.json')).resolve('vite/package.json');
+  let vitePkg;
+  try {
+    vitePkg = createRequire(path.join(root, 'web/package.json')).resolve('vite/package.json');
+  } catch {
+    // a production install (`npm ci --omit=dev`, the Docker image) has no vite: it serves the
+    // dashboard it was given, and says so when there is none
+    if (existsSync(distIndex)) {
+      if (!quiet) console.warn('web/dist looks older than its sources, but vite is not installed: serving it as it is');
+      return false;
+    }
+    throw new Error('The dashboard is not built (web/dist) and vite is not installed: run npm install, then npm start');
+  }
+  if (!quiet) console.log('Building the dashboard (web/)…');
   // always the production build: run from the tests (NODE_ENV=test) it bundled React's development
   // build, 200 KB more on every screen (tests/e2e/page-weight.e2e.test.ts measures what users load)
   execFileSync(process.execPath, [path.join(path.dirname(vitePkg), 'bin/vite.js'), 'build', '--logLevel', 'warn'], {

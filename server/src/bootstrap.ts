@@ -3,6 +3,7 @@ import type { Db } from '@wa/core/db/client';
 import { settings } from '@wa/core/db/schema/index';
 import type { Logger } from '@wa/core/logger';
 import { DEFAULT_SETTINGS } from '@wa/shared';
+import { ADMIN_COMMAND, ADMIN_COMMAND_DOCKER } from './admin-cli';
 import { hashPassword } from './modules/users/passwords';
 import { UsersRepo } from './modules/users/users.repo';
 import { UsersService } from './modules/users/users.service';
@@ -30,6 +31,33 @@ export type AdminBootstrap =
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@wablaster.local';
 
+/**
+ * A password the operator is handed once, on the terminal: the first admin's, and those of
+ * `npm run admin` (admin-commands.ts). 16 URL-safe characters, 96 random bits.
+ */
+export function generatePassword(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** Inserts an admin or dev that no sign-up made (no referrer); returns the new user's id. */
+export async function insertOfficeUser(
+  db: Db,
+  role: 'admin' | 'dev',
+  email: string,
+  password: string,
+): Promise<number> {
+  const repo = new UsersRepo(db);
+  return repo.insert({
+    firstname: role === 'admin' ? 'Admin' : 'Dev',
+    lastname: 'WA Blaster',
+    email,
+    passwordHash: await hashPassword(password),
+    role,
+    referralCode: await new UsersService(repo).newReferralCode(),
+    referrerId: null,
+  });
+}
+
 /** Creates a user of `role` when none exists; `password` null means generate one for the caller to print. */
 async function ensureRole(
   db: Db,
@@ -43,16 +71,8 @@ async function ensureRole(
     return { created: false, reason: `no ${role} exists and ${email} belongs to another user` };
   }
   const generated = !password;
-  const chosen = password ?? randomBytes(12).toString('base64url');
-  await repo.insert({
-    firstname: role === 'admin' ? 'Admin' : 'Dev',
-    lastname: 'WA Blaster',
-    email,
-    passwordHash: await hashPassword(chosen),
-    role,
-    referralCode: await new UsersService(repo).newReferralCode(),
-    referrerId: null,
-  });
+  const chosen = password ?? generatePassword();
+  await insertOfficeUser(db, role, email, chosen);
   return { created: true, email, password: chosen, generated };
 }
 
@@ -123,8 +143,10 @@ export async function bootstrapInstallation(
 }
 
 /**
- * The boxed block of the first start: how to sign in, where, and who starts blasts (an admin
- * cannot: members their own accounts, a dev any), with how to get a dev when there is none.
+ * The boxed block of the first start: how to sign in, where, that a generated password is shown
+ * this once, that ADMIN_EMAIL/ADMIN_PASSWORD choose the admin (on the first start only), how to
+ * reset a lost password, and who starts blasts (an admin cannot: members their own accounts, a dev
+ * any), with how to get a dev when there is none.
  */
 export function firstStartBanner(o: {
   admin: Extract<AdminBootstrap, { created: true }>;
@@ -132,14 +154,27 @@ export function firstStartBanner(o: {
   devExists: boolean;
   url: string;
 }): string {
+  const reset = `reset-password ${o.admin.email}`;
   const lines = [
-    'WA Blaster: first start',
+    'WA Blaster: first start, the admin account was created',
     '',
     `Open ${o.url} and sign in as the admin:`,
     `  e-mail    ${o.admin.email}`,
     o.admin.generated
       ? `  password  ${o.admin.password}   (shown this once: keep it)`
       : '  password  the one in ADMIN_PASSWORD',
+    '',
+    ...(o.admin.generated
+      ? [
+          'Copy the password now: it is shown only this once and is written to no log.',
+          'To choose the admin yourself, set ADMIN_EMAIL and ADMIN_PASSWORD before the',
+          'first start (once an admin exists, a start ignores them).',
+        ]
+      : ['ADMIN_EMAIL and ADMIN_PASSWORD set this admin (once it exists, a start ignores them).']),
+    'Lost the password? This prints a new one, once, and signs the admin out everywhere:',
+    `  ${ADMIN_COMMAND} ${reset}`,
+    `  ${ADMIN_COMMAND_DOCKER} ${reset}`,
+    '  (with the embedded database, stop the server first)',
     '',
     'Blasts are started by members (on their own accounts) or by a dev (on any);',
     'an admin connects accounts, imports targets and writes templates.',
@@ -148,8 +183,9 @@ export function firstStartBanner(o: {
       : o.devExists
         ? ['A dev account exists.']
         : [
-            'There is no dev yet. To add one, stop and start again with DEV_EMAIL and',
-            'DEV_PASSWORD set (a start with no dev creates it); only a dev grants dev.',
+            'There is no dev yet, and only a dev grants the dev role. To add one, run',
+            `  ${ADMIN_COMMAND} create-dev <email>   (prints its password once)`,
+            'or stop and start again with DEV_EMAIL and DEV_PASSWORD set.',
           ]),
     'The dashboard lists the first steps. To look around first: npm run demo.',
   ];

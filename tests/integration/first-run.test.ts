@@ -3,7 +3,12 @@ import type { FirstRunDto } from '@wa/shared';
 import pino from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { bootstrapInstallation, DEFAULT_ADMIN_EMAIL, type StartNotice } from '../../server/src/bootstrap';
+import {
+  bootstrapInstallation,
+  DEFAULT_ADMIN_EMAIL,
+  firstStartBanner,
+  type StartNotice,
+} from '../../server/src/bootstrap';
 import { bearer, multipart, useApi } from '../support/api';
 import { type TestUser, useUsers } from '../support/factories';
 import { connectAccount, setSimEnv, useWaHarness, waApi } from '../support/wa-engine';
@@ -123,10 +128,17 @@ describe('the first-start banner', () => {
     const signedIn = await login(DEFAULT_ADMIN_EMAIL, password);
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
     expect(signedIn.body.user.role).toBe('admin');
+    // the password is shown this once; ADMIN_EMAIL/ADMIN_PASSWORD choose it; the way back when it is lost
+    expect(banner).toContain('shown only this once');
+    expect(banner).toContain('set ADMIN_EMAIL and ADMIN_PASSWORD before the');
+    expect(banner).toContain(`  npm run admin -- reset-password ${DEFAULT_ADMIN_EMAIL}`);
+    expect(banner).toContain(`  docker compose exec api npm run admin -- reset-password ${DEFAULT_ADMIN_EMAIL}`);
+    expect(banner).toContain('stop the server first');
     // who blasts, and the way to a dev when there is none
     expect(banner).toContain('Blasts are started by members');
     expect(banner).toContain('There is no dev yet');
     expect(banner).toContain('DEV_EMAIL');
+    expect(banner).toContain('npm run admin -- create-dev <email>');
     // the JSON log says what happened, without the password; the password is in the banner once
     const log = first.logged();
     expect(log).toContain('first start: admin account created');
@@ -153,5 +165,22 @@ describe('the first-start banner', () => {
     await bootstrapInstallation(api.database.db, devEnv, fourth);
     expect(fourth.printed).toEqual([]);
     expect(fourth.logged()).not.toContain('DEV_EMAIL');
+  });
+});
+
+describe('the first-start banner with ADMIN_EMAIL and ADMIN_PASSWORD', () => {
+  it('says they set the admin, shows no password, and how to reset it for that e-mail', () => {
+    const banner = firstStartBanner({
+      admin: { created: true, email: 'boss@example.test', password: 'chosen-by-the-operator', generated: false },
+      devEmail: null,
+      devExists: true,
+      url: 'http://localhost:3000',
+    });
+    expect(banner).not.toContain('chosen-by-the-operator');
+    expect(banner).toContain('  password  the one in ADMIN_PASSWORD');
+    expect(banner).toContain('ADMIN_EMAIL and ADMIN_PASSWORD set this admin (once it exists, a start ignores them)');
+    expect(banner).toContain('  npm run admin -- reset-password boss@example.test');
+    expect(banner).toContain('  docker compose exec api npm run admin -- reset-password boss@example.test');
+    expect(banner).not.toContain('shown only this once');
   });
 });

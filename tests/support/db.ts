@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -106,4 +107,23 @@ export async function createTestDatabase(): Promise<Database & { url: string | n
       await dropPostgresDatabase(name);
     },
   };
+}
+
+/**
+ * A migrated PGlite data directory on disk at `dir` (what a server keeps in DATA_DIR/pglite), with
+ * the settings row, closed again: for tests that run the product's own processes on it. Under
+ * vitest a copy of the run's template, elsewhere migrated afresh.
+ */
+export async function createPgliteDir(dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const template = provided('pgliteTemplate');
+  if (template) {
+    const client = new PGlite(dir, { loadDataDir: new Blob([readFileSync(template)]) });
+    await client.waitReady;
+    await client.close();
+    return;
+  }
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: dir });
+  await migrateFresh(database.db);
+  await database.close();
 }
