@@ -63,3 +63,21 @@ export async function poolCountDifferences(db: Db): Promise<string[]> {
     ? []
     : [`pool counts: kept ${JSON.stringify(kept)}, recount ${JSON.stringify(recount)}`];
 }
+
+/**
+ * Where everybody's money totals (money_totals, kept by migration 0022's triggers) differ from a sum
+ * of bonuses and of the withdrawals holding money: empty when they agree (the caller's snapshot).
+ */
+export async function moneyTotalDifferences(db: Db): Promise<string[]> {
+  const diffs = await rows<{ name: string; kept: string | number | null; summed: string | number | null }>(
+    db,
+    sql`with s as (
+          select 'bonuses' as name, coalesce(sum(nominal), 0) as summed from bonuses
+          union all
+          select 'withdrawals_held', coalesce(sum(nominal), 0) from withdrawals where status in ('requested', 'accepted')
+        )
+        select s.name, t.total as kept, s.summed from s left join money_totals t on t.name = s.name
+        where t.total is distinct from s.summed`,
+  );
+  return diffs.map((d) => `money total ${d.name}: kept ${d.kept ?? 'nothing'}, summed ${d.summed}`);
+}

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rows } from '../db/client';
 import { HOURLY_KEEP_DAYS, hourOf, today } from './daily';
-import { poolCountDifferences } from './pool-counts';
+import { moneyTotalDifferences, poolCountDifferences } from './pool-counts';
 
 /**
  * The ledger's rollups (issue 23), so that every chart and counter reads a bounded number of rows
@@ -217,8 +217,8 @@ export async function foldDifferences(db: Db): Promise<string[]> {
 /**
  * What a recount finds wrong with the rollups, empty when they agree: the hour rows of the last
  * seven days against a recount of the message log (older kept rows may be pruned at any fold), the
- * folded tables against the day and hour rows of the periods the last fold closed, and the pool's
- * blast counts against a count of the pool. Read in one
+ * folded tables against the day and hour rows of the periods the last fold closed, the pool's
+ * blast counts against a count of the pool, and everybody's money totals against their rows. Read in one
  * snapshot (a repeatable-read transaction), so a blast may run meanwhile.
  */
 export async function rollupDifferences(db: Db, timeZone: string): Promise<string[]> {

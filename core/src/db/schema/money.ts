@@ -158,6 +158,17 @@ export const withdrawals = pgTable(
 );
 
 /**
+ * Everybody's money totals that the admin's balance reads (issue 23), kept by migration 0022's
+ * statement triggers on bonuses and withdrawals, so the `all` balance never sums a table that grows
+ * with the history: `bonuses` (every bonus's nominal) and `withdrawals_held` (the nominal of the
+ * withdrawals that hold money: requested or accepted).
+ */
+export const moneyTotals = pgTable('money_totals', {
+  name: text('name').primaryKey(),
+  total: bigint('total', { mode: 'number' }).notNull().default(0),
+});
+
+/**
  * Messages the targets sent to an account (replies and button presses). One that asks to stop
  * (a keyword of settings' optout_keywords, or a template's stop button) opts its number out.
  */

@@ -60,8 +60,11 @@ const SEEK_FROM = 1000;
 /** A search is counted on the log itself, up to this many (the page count says at least). */
 export const LOG_COUNT_CAP = 10_000;
 
-/** A search with more matches than LOG_COUNT_CAP looks for its page among this many of the newest logs first. */
-const SEARCH_WALK = 20_000;
+/**
+ * A search with more matches than LOG_COUNT_CAP looks for its page among this many of the newest logs
+ * first (bench/reads.ts: 2–4 ms for 5,000 at 10 M logs, 11–14 ms for 20,000).
+ */
+const SEARCH_WALK = 5_000;
 
 /** How many logs of each status the day rows hold (pending ones are not on them). */
 const LEDGER_COUNT: Record<Exclude<MessageLogStatus, 'pending'> | 'all', SQL> = {

@@ -5,7 +5,7 @@ import { ALL_USERS, type WithdrawDto, type WithdrawStatus } from '@wa/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { incomeSql } from '../messagelog/messagelog.repo';
 
-/** Withdrawals that hold money: a rejected one gives its nominal back. */
+/** The statuses whose withdrawals hold money (migration 0022's `withdrawals_held` total names the same). */
 const HOLDING = sql`('requested', 'accepted')`;
 
 type Withdrawal = RawRow<typeof withdrawals>;
@@ -60,14 +60,18 @@ export class WithdrawRepo {
    * requested or accepted, in whole rupiah, from the rows themselves (no stored running total).
    */
   async balance(scope: CounterScope): Promise<number> {
-    const bonusOwner = scope === ALL_USERS ? sql`true` : sql`b.user_id = ${scope.userId}`;
-    const withdrawOwner = scope === ALL_USERS ? sql`true` : sql`w.user_id = ${scope.userId}`;
+    // everybody's: the totals migration 0022's triggers keep (money_totals), not a sum of every row
+    const bonus =
+      scope === ALL_USERS
+        ? sql`(select coalesce(sum(t.total), 0) from money_totals t where t.name = 'bonuses')`
+        : sql`(select coalesce(sum(b.nominal), 0) from bonuses b where b.user_id = ${scope.userId})`;
+    const held =
+      scope === ALL_USERS
+        ? sql`(select coalesce(sum(t.total), 0) from money_totals t where t.name = 'withdrawals_held')`
+        : sql`(select coalesce(sum(w.nominal), 0) from withdrawals w where w.user_id = ${scope.userId} and w.status in ${HOLDING})`;
     const [r] = await rows<{ balance: Int8 }>(
       this.db,
-      sql`select (${incomeSql(scope)}
-          + (select coalesce(sum(b.nominal), 0) from bonuses b where ${bonusOwner})
-          - (select coalesce(sum(w.nominal), 0) from withdrawals w where ${withdrawOwner} and w.status in ${HOLDING})
-        )::bigint as balance`,
+      sql`select (${incomeSql(scope)} + ${bonus} - ${held})::bigint as balance`,
     );
     return Number(r?.balance ?? 0);
   }
