@@ -241,7 +241,12 @@ export async function rollupDifferences(db: Db, timeZone: string): Promise<strin
           diffs.push(`hour row ${k}: kept ${JSON.stringify(s ?? null)}, recount ${JSON.stringify(w ?? null)}`);
         }
       }
-      return [...diffs, ...(await foldDifferences(tx)).map((d) => `folded ${d}`), ...(await poolCountDifferences(tx))];
+      return [
+        ...diffs,
+        ...(await foldDifferences(tx)).map((d) => `folded ${d}`),
+        ...(await poolCountDifferences(tx)),
+        ...(await moneyTotalDifferences(tx)),
+      ];
     },
     { isolationLevel: 'repeatable read' },
   );
