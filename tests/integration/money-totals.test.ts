@@ -30,6 +30,7 @@ async function everybody(): Promise<number> {
                (select coalesce(sum(nominal), 0)::int from withdrawals where status in ('requested', 'accepted')) as held`,
   );
   expect(res.body.balance).toBe(income + r.bonus - r.held);
+  expect((await get('/admin/bonus/total/all', admin)).body.totalBonus).toBe(r.bonus);
   expect(await moneyTotalDifferences(h.database.db)).toEqual([]);
   return res.body.balance;
 }

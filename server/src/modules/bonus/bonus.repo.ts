@@ -29,10 +29,12 @@ export class BonusRepo {
 
   /** Every bonus given, in whole rupiah. */
   async total(scope: CounterScope): Promise<number> {
-    const owner = scope === ALL_USERS ? sql`true` : sql`b.user_id = ${scope.userId}`;
     const [r] = await rows<{ total: Int8 }>(
       this.db,
-      sql`select coalesce(sum(b.nominal), 0)::bigint as total from bonuses b where ${owner}`,
+      scope === ALL_USERS
+        ? // everybody's: the total migration 0022's triggers keep, not a sum of every bonus
+          sql`select coalesce(sum(t.total), 0)::bigint as total from money_totals t where t.name = 'bonuses'`
+        : sql`select coalesce(sum(b.nominal), 0)::bigint as total from bonuses b where b.user_id = ${scope.userId}`,
     );
     return Number(r?.total ?? 0);
   }
