@@ -1,9 +1,10 @@
 # One image for the API (`npm start`, the default command) and the workers (`npm run worker`).
-# Three stages: production dependencies, the dashboard's build (which needs the dev dependencies),
-# and the runtime, which gets only the first two's results: no compiler, no test tools, no vite.
+# Stages: the manifests, production dependencies, the dashboard's build (which needs the dev
+# dependencies), and the runtime, which gets only the last two's results: no compiler, no test
+# tools, no vite.
 
-# --- production dependencies only (tsx runs the TypeScript at run time, so it is one of them)
-FROM node:20-bookworm-slim AS deps
+# --- the workspaces' manifests, which both installs start from
+FROM node:20-bookworm-slim AS manifests
 ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json .puppeteerrc.cjs ./
@@ -13,19 +14,13 @@ COPY server/package.json server/
 COPY workers/package.json workers/
 COPY app/package.json app/
 COPY web/package.json web/
+
+# --- production dependencies only (tsx runs the TypeScript at run time, so it is one of them)
+FROM manifests AS deps
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # --- the dashboard (web/dist), built with the dev dependencies, which stay in this stage
-FROM node:20-bookworm-slim AS build
-ENV PUPPETEER_SKIP_DOWNLOAD=true
-WORKDIR /app
-COPY package.json package-lock.json .puppeteerrc.cjs ./
-COPY shared/package.json shared/
-COPY core/package.json core/
-COPY server/package.json server/
-COPY workers/package.json workers/
-COPY app/package.json app/
-COPY web/package.json web/
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/web-build.mjs scripts/
