@@ -177,6 +177,8 @@ export class MessageLogRepo {
     days: Array<{ day: string; n: number }> | null,
     /** a search that matches at most LOG_COUNT_CAP logs: they are found by the target's index and sorted */
     fewMatches = false,
+    /** a search whose newest logs were walked already (newestMatches) without filling the page */
+    walked = false,
   ): Promise<MessageLogItem[]> {
     // nothing writes a 'pending' log (the engine logs a message with its outcome; migration 0020
     // settled the old ones): the filter is kept for the clients that name it, without reading the log
@@ -220,12 +222,20 @@ export class MessageLogRepo {
             select m.id from message_logs m where ${logWhere(f)}
             order by m.created_at + interval '0 s' desc, m.id desc limit ${limit} offset ${offset}) c
           join message_logs l on l.id = c.id`;
-    if (fewMatches) return this.fetchPage(byTarget);
-    const newest = await this.fetchPage(
+    if (fewMatches || walked) return this.fetchPage(byTarget);
+    const newest = await this.newestMatches(f, limit, offset);
+    return newest.length === limit ? newest : this.fetchPage(byTarget);
+  }
+
+  /**
+   * A search's page among the newest SEARCH_WALK logs: when it is full, it is the search's page
+   * (every log left out is older than all of these); when not, the page is further back.
+   */
+  newestMatches(f: LogFilter, limit: number, offset: number): Promise<MessageLogItem[]> {
+    return this.fetchPage(
       sql`select * from (select * from message_logs m order by m.created_at desc, m.id desc limit ${SEARCH_WALK}) m
           where ${logWhere(f)} order by m.created_at desc, m.id desc limit ${limit} offset ${offset}`,
     );
-    return newest.length === limit ? newest : this.fetchPage(byTarget);
   }
 
   /** The rows of a page of logs (SQL selecting message_logs rows), with their member, account and template. */

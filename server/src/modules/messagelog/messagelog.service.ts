@@ -53,9 +53,26 @@ export class MessageLogService {
     const userId = canForAnyone(actor, 'report.read') ? q.user_id : actor.id;
     const f = { userId, whatsappId: q.whatsapp_id, status: q.status, search: q.search };
     const days = await this.repo.logDays(f);
-    const { total, capped } = await this.repo.logCount(f, days);
-    const few = f.search !== undefined && f.search !== '' && !capped;
-    const data = await this.repo.logPage(f, LOG_PAGE_SIZE, (q.page - 1) * LOG_PAGE_SIZE, this.timeZone, days, few);
+    const offset = (q.page - 1) * LOG_PAGE_SIZE;
+    let counted: { total: number; capped: boolean };
+    let data: MessageLogItem[];
+    if (f.search && !days && f.status !== 'pending') {
+      // a search: its count and its page among the newest logs at once; a full page there is the
+      // answer, else the matches themselves are sorted (at once when the count says they are few)
+      const [c, newest] = await Promise.all([
+        this.repo.logCount(f, null),
+        this.repo.newestMatches(f, LOG_PAGE_SIZE, offset),
+      ]);
+      counted = c;
+      data =
+        newest.length === LOG_PAGE_SIZE
+          ? newest
+          : await this.repo.logPage(f, LOG_PAGE_SIZE, offset, this.timeZone, null, !c.capped, true);
+    } else {
+      counted = await this.repo.logCount(f, days);
+      data = await this.repo.logPage(f, LOG_PAGE_SIZE, offset, this.timeZone, days);
+    }
+    const { total } = counted;
     return {
       data,
       meta: { page: q.page, totalPages: Math.max(1, Math.ceil(total / LOG_PAGE_SIZE)), total, pageSize: LOG_PAGE_SIZE },
