@@ -122,6 +122,11 @@ export async function openDatabase(opts: {
     });
     // an idle client dropped by the server must not crash the process
     pool.on('error', () => {});
+    // nor one checked out between two statements (a transaction's, when the server restarts or
+    // terminates it): pg-pool listens only while a client is idle, and a client emits the error
+    // with no query to give it to. The transaction's next statement fails instead, and the pool
+    // drops the client when it comes back (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db: Db = drizzlePg(pool, { schema });
     const lock = await pool.connect();
     try {
